@@ -1,0 +1,62 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Layers, bottom to top (each depends only on the ones below it):
+/// - `SessionModel`: value types and the pure tab-list rules (Foundation only).
+/// - `SessionStorage`: repository protocols and their SQLite implementation (GRDB).
+/// - `SessionConsumers`: UI-facing consumer and command protocols (model values only).
+/// - `SessionMediators`: observe repositories, push to consumers on the main queue.
+/// - `SessionStoreCommand`: the `sessionstore` command-line tool.
+let package = Package(
+    name: "SessionStore",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "SessionStore", targets: ["SessionModel", "SessionStorage", "SessionConsumers", "SessionMediators"]),
+        .executable(name: "sessionstore", targets: ["sessionstore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        .target(name: "SessionModel"),
+        .target(
+            name: "SessionStorage",
+            dependencies: [
+                "SessionModel",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            plugins: ["EmbedMigrationsPlugin"]
+        ),
+        .target(name: "SessionConsumers", dependencies: ["SessionModel"]),
+        .target(name: "SessionMediators", dependencies: ["SessionModel", "SessionStorage", "SessionConsumers"]),
+        .target(
+            name: "SessionStoreCommand",
+            dependencies: [
+                "SessionModel",
+                "SessionStorage",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "sessionstore", dependencies: ["SessionStoreCommand"]),
+        .executableTarget(name: "EmbedMigrationsTool"),
+        .plugin(
+            name: "EmbedMigrationsPlugin",
+            capability: .buildTool(),
+            dependencies: ["EmbedMigrationsTool"]
+        ),
+        .target(
+            name: "SessionTestSupport",
+            dependencies: ["SessionModel", "SessionStorage", "SessionConsumers"]
+        ),
+        .testTarget(name: "SessionModelTests", dependencies: ["SessionModel", "SessionTestSupport"]),
+        .testTarget(name: "SessionStorageTests", dependencies: ["SessionModel", "SessionStorage", "SessionTestSupport"]),
+        .testTarget(
+            name: "SessionStoreCommandTests",
+            dependencies: ["SessionStoreCommand", "SessionStorage", "SessionTestSupport", "sessionstore"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

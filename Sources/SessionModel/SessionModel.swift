@@ -1,0 +1,1 @@
+// The model layer: value types and the pure tab-list rules of SEMANTICS.md.
