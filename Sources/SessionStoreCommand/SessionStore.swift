@@ -1,1 +1,46 @@
+import ArgumentParser
+import Foundation
 import SessionStorage
+
+/// The `sessionstore` command: inspects, checks and migrates a session store file.
+public struct SessionStore: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "sessionstore",
+        abstract: "Inspect, check and migrate a browser session store (a SQLite file).",
+        discussion: """
+            The store is the file given by --db, else $SESSIONSTORE_DB, else \
+            sessionstore.sqlite in the current directory.
+
+            Exit codes:
+              0   success
+              1   check found problems
+              64  usage error
+              65  not a session store, corrupt, or malformed input
+              66  the database file does not exist
+              73  the file or its directory cannot be written
+              75  the database is locked by another process beyond the busy timeout
+              78  the database is newer than this tool
+            """,
+        subcommands: [Migrate.self, Status.self, Check.self]
+    )
+
+    public init() {}
+
+    /// Parses the arguments, runs the subcommand, and exits with the status
+    /// ``ExitStatus`` gives its outcome: one line on stderr, no trace.
+    public static func main(_ arguments: [String]?) {
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch let error as StorageError {
+            ExitStatus.fail(error)
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    /// Runs with the process's own arguments.
+    public static func main() {
+        main(nil)
+    }
+}

@@ -1,1 +1,3 @@
-print("sessionstore")
+import SessionStoreCommand
+
+SessionStore.main()

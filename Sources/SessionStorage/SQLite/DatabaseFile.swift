@@ -1,0 +1,83 @@
+import Foundation
+import GRDB
+
+/// Checks on a database path made before SQLite touches it.
+///
+/// SQLite happily creates a missing file, and switching a database to WAL
+/// rewrites its header: a path is checked here first so that refusing it
+/// changes nothing.
+enum DatabaseFile {
+    /// What a path holds.
+    enum State: Equatable {
+        case missing
+        /// A zero-byte file: SQLite reads it as an empty database.
+        case empty
+        case sqlite
+    }
+
+    private static let header = Array("SQLite format 3\u{0}".utf8)
+
+    /// Says what the path holds.
+    ///
+    /// - Throws: ``StorageError/notARegularFile(path:)`` for a directory or
+    ///   device, ``StorageError/notASessionStore(path:reason:)`` for a file that
+    ///   does not start with SQLite's header.
+    static func state(atPath path: String) throws -> State {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return .missing }
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        if isDirectory.boolValue || (attributes?[.type] as? FileAttributeType).map({ $0 != .typeRegular }) == true {
+            throw StorageError.notARegularFile(path: path)
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw StorageError.readOnly(path: path, reason: "the file cannot be read")
+        }
+        defer { try? handle.close() }
+        let prefix = (try? handle.read(upToCount: header.count)) ?? Data()
+        if prefix.isEmpty { return .empty }
+        guard Array(prefix) == header else {
+            throw StorageError.notASessionStore(path: path, reason: "it is not a SQLite database")
+        }
+        return .sqlite
+    }
+
+    /// Creates an empty file readable and writable by its owner only (mode 0600).
+    ///
+    /// SQLite gives its `-wal` and `-shm` files the same mode as the database.
+    static func createPrivate(atPath path: String) throws {
+        let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            if errno == EEXIST { return }
+            throw StorageError.readOnly(path: path, reason: reason)
+        }
+        close(descriptor)
+    }
+}
+
+extension StorageError {
+    /// Translates a GRDB error into the storage error a caller can act on.
+    init(_ error: any Error, path: String, operation: String) {
+        if let error = error as? StorageError {
+            self = error
+            return
+        }
+        guard let error = error as? DatabaseError else {
+            self = .sqlite(path: path, operation: operation, reason: "\(error)")
+            return
+        }
+        let reason = error.message ?? "SQLite error \(error.resultCode.rawValue)"
+        switch error.resultCode.primaryResultCode {
+        case .SQLITE_NOTADB:
+            self = .notASessionStore(path: path, reason: "it is not a SQLite database")
+        case .SQLITE_CORRUPT:
+            self = .corrupt(path: path, reason: reason)
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            self = .busy(path: path)
+        case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_CANTOPEN:
+            self = .readOnly(path: path, reason: reason)
+        default:
+            self = .sqlite(path: path, operation: operation, reason: reason)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import GRDB
+
+/// An open session store: one SQLite file (or an in-memory database for
+/// off-the-record browsers), migrated to the latest schema.
+///
+/// Opening a file checks it before SQLite changes anything, writes a backup
+/// copy before migrating a non-empty database, then applies pending migrations
+/// through the same ``SessionStoreFile/migrate(atPath:configuration:dryRun:)``
+/// that the `sessionstore migrate` command runs.
+///
+/// The connection is a GRDB `DatabasePool` in WAL mode: foreign keys on,
+/// `busy_timeout` set, `synchronous=NORMAL` (or FULL), `secure_delete` on.
+/// New files are created with mode 0600.
+///
+/// ## Topics
+/// ### Opening
+/// - ``open(atPath:configuration:)``
+/// - ``inMemory()``
+/// - ``Configuration``
+public final class SessionDatabase: Sendable {
+    /// How a store file is opened.
+    public struct Configuration: Sendable, Hashable {
+        /// SQLite's `synchronous` setting for the file.
+        public enum Synchronous: String, Sendable, Hashable {
+            /// Durable across application crashes; a power loss may drop the last commits.
+            case normal = "NORMAL"
+            /// Durable across power loss too, at the cost of an fsync per commit.
+            case full = "FULL"
+        }
+
+        /// The `synchronous` setting; `.normal` by default.
+        public var synchronous: Synchronous = .normal
+        /// How long a write waits for another connection's lock before failing.
+        public var busyTimeout: TimeInterval = 5
+        /// Whether a missing file is created (with mode 0600).
+        public var createIfMissing = true
+        /// Whether a backup copy is written next to a non-empty file before migrating it.
+        public var backupBeforeMigrating = true
+
+        /// The default configuration.
+        public init() {}
+    }
+
+    /// The file's path, or `nil` for an in-memory database.
+    public let path: String?
+    let writer: any DatabaseWriter
+
+    private init(path: String?, writer: any DatabaseWriter) {
+        self.path = path
+        self.writer = writer
+    }
+
+    /// Opens (creating if allowed) and migrates the store at `path`.
+    ///
+    /// - Throws: ``StorageError`` — `fileNotFound`, `notARegularFile`,
+    ///   `notASessionStore`, `corrupt`, `databaseNewerThanBinary`,
+    ///   `migrationChecksumMismatch`, `migrationFailed`, `busy` or `readOnly`.
+    public static func open(atPath path: String, configuration: Configuration = Configuration()) throws
+        -> SessionDatabase
+    {
+        try SessionStoreFile.migrate(atPath: path, configuration: configuration)
+        do {
+            let pool = try DatabasePool(path: path, configuration: configuration.grdb(readonly: false))
+            // Another process may have replaced the file since it was checked.
+            try pool.read { db in
+                let status = try SchemaMigrator().status(db, path: path)
+                if !status.isCurrent { throw StorageError.migrationsPending(path: path, pending: status.pending) }
+            }
+            return SessionDatabase(path: path, writer: pool)
+        } catch {
+            throw StorageError(error, path: path, operation: "opening the database")
+        }
+    }
+
+    /// Opens a new, empty, migrated in-memory store that never touches a file.
+    ///
+    /// Off-the-record browsers live in such a store.
+    public static func inMemory() throws -> SessionDatabase {
+        var config = Configuration().grdb(readonly: false)
+        config.label = "off-the-record"
+        let queue = try DatabaseQueue(configuration: config)
+        try SchemaMigrator().migrate(queue, path: ":memory:")
+        return SessionDatabase(path: nil, writer: queue)
+    }
+}
+
+extension SessionDatabase.Configuration {
+    /// The GRDB configuration for these settings.
+    func grdb(readonly: Bool) -> GRDB.Configuration {
+        var config = GRDB.Configuration()
+        config.readonly = readonly
+        config.foreignKeysEnabled = true
+        config.busyMode = .timeout(busyTimeout)
+        let synchronous = self.synchronous
+        config.prepareDatabase { db in
+            if !db.configuration.readonly {
+                // Both values are this package's constants, never user input.
+                try db.execute(sql: "PRAGMA synchronous = \(synchronous.rawValue)")
+                try db.execute(sql: "PRAGMA secure_delete = ON")
+            }
+        }
+        return config
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import GRDB
+
+/// Operations on a store file as a whole: migrate, status, check.
+///
+/// These are what the `sessionstore` command runs, and what
+/// ``SessionDatabase/open(atPath:configuration:)`` runs before it opens a file.
+/// Read-only operations never create, migrate or otherwise change the file.
+///
+/// ## Topics
+/// - ``migrate(atPath:configuration:dryRun:)``
+/// - ``status(atPath:configuration:)``
+/// - ``check(atPath:configuration:)``
+public enum SessionStoreFile {
+    /// What a migration did, or would do.
+    public struct MigrationReport: Sendable, Hashable {
+        /// Whether the file did not exist before (with `dryRun`, would be created).
+        public var created: Bool
+        /// The migrations applied (with `dryRun`, pending), in order.
+        public var migrations: [String]
+        /// Where the backup copy was written, if one was.
+        public var backupPath: String?
+    }
+
+    /// Applies pending migrations to the file at `path`, creating it if allowed.
+    ///
+    /// Checks the file first and refuses, without changing it, a non-SQLite file,
+    /// another application's database, a newer schema, or altered migrations.
+    /// Before migrating a non-empty database it writes a backup copy
+    /// (`VACUUM INTO`) next to it, unless the configuration says not to.
+    ///
+    /// - Parameter dryRun: Only report what would be applied; create and change nothing.
+    /// - Throws: ``StorageError``.
+    @discardableResult
+    public static func migrate(
+        atPath path: String, configuration: SessionDatabase.Configuration = .init(), dryRun: Bool = false
+    ) throws -> MigrationReport {
+        let state = try DatabaseFile.state(atPath: path)
+        if state == .missing {
+            guard configuration.createIfMissing else { throw StorageError.fileNotFound(path: path) }
+            if dryRun {
+                return MigrationReport(created: true, migrations: EmbeddedMigration.all.map(\.identifier))
+            }
+        }
+        let schema: SchemaStatus
+        if state == .missing {
+            schema = SchemaStatus(applied: [], pending: EmbeddedMigration.all.map(\.identifier))
+        } else {
+            schema = try readOnly(atPath: path, configuration: configuration, operation: "reading the schema") {
+                try SchemaMigrator().status($0, path: path)
+            }
+        }
+        if dryRun || schema.isCurrent {
+            return MigrationReport(created: false, migrations: schema.pending)
+        }
+
+        var backupPath: String?
+        if configuration.backupBeforeMigrating && !schema.applied.isEmpty {
+            backupPath = try backup(atPath: path, version: schema.version ?? "empty", configuration: configuration)
+        }
+        if state == .missing { try DatabaseFile.createPrivate(atPath: path) }
+        do {
+            let pool = try DatabasePool(path: path, configuration: configuration.grdb(readonly: false))
+            defer { try? pool.close() }
+            let applied = try SchemaMigrator().migrate(pool, path: path)
+            return MigrationReport(created: state == .missing, migrations: applied, backupPath: backupPath)
+        } catch {
+            throw StorageError(error, path: path, operation: "migrating")
+        }
+    }
+
+    /// Writes a compact copy of the database next to it, mode 0600, and returns its path.
+    private static func backup(
+        atPath path: String, version: String, configuration: SessionDatabase.Configuration
+    ) throws -> String {
+        let stamp = ISO8601DateFormatter.string(
+            from: Date(), timeZone: TimeZone(identifier: "UTC")!,
+            formatOptions: [.withYear, .withMonth, .withDay, .withTime])
+        var backupPath = "\(path).\(version).\(stamp).backup"
+        var attempt = 1
+        while FileManager.default.fileExists(atPath: backupPath) {
+            attempt += 1
+            backupPath = "\(path).\(version).\(stamp)-\(attempt).backup"
+        }
+        try DatabaseFile.createPrivate(atPath: backupPath)
+        do {
+            try readOnlyQueue(atPath: path, configuration: configuration).inDatabase { db in
+                try db.execute(sql: "VACUUM INTO ?", arguments: [backupPath])
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: backupPath)
+            throw StorageError(error, path: path, operation: "writing a backup")
+        }
+        return backupPath
+    }
+
+    /// Opens the file read-only, without creating it.
+    static func readOnlyQueue(
+        atPath path: String, configuration: SessionDatabase.Configuration
+    ) throws -> DatabaseQueue {
+        if try DatabaseFile.state(atPath: path) == .missing { throw StorageError.fileNotFound(path: path) }
+        do {
+            return try DatabaseQueue(path: path, configuration: configuration.grdb(readonly: true))
+        } catch {
+            throw StorageError(error, path: path, operation: "opening the database")
+        }
+    }
+
+    /// Runs `body` in a read transaction on a read-only connection to `path`.
+    static func readOnly<T>(
+        atPath path: String, configuration: SessionDatabase.Configuration, operation: String,
+        _ body: (Database) throws -> T
+    ) throws -> T {
+        let queue = try readOnlyQueue(atPath: path, configuration: configuration)
+        defer { try? queue.close() }
+        do {
+            return try queue.read(body)
+        } catch {
+            throw StorageError(error, path: path, operation: operation)
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// An error of the storage layer, with what a caller needs to act on it.
+///
+/// Messages name the file and what to do; they never contain URLs, titles or
+/// page state.
+public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The database file does not exist (and was not to be created).
+    case fileNotFound(path: String)
+    /// The path names a directory or another non-regular file.
+    case notARegularFile(path: String)
+    /// The file is not a SQLite database, or is a SQLite database of another application.
+    case notASessionStore(path: String, reason: String)
+    /// The file is a damaged SQLite database.
+    case corrupt(path: String, reason: String)
+    /// The file was migrated by a newer version of this library.
+    case databaseNewerThanBinary(path: String, applied: String, known: String)
+    /// An applied migration's recorded checksum differs from this binary's SQL.
+    case migrationChecksumMismatch(path: String, identifier: String)
+    /// A migration failed; the file was left as it was.
+    case migrationFailed(path: String, identifier: String, reason: String)
+    /// The database stayed locked by another connection beyond the busy timeout.
+    case busy(path: String)
+    /// The file or its directory cannot be written.
+    case readOnly(path: String, reason: String)
+    /// Another SQLite or I/O failure, with its context.
+    case sqlite(path: String, operation: String, reason: String)
+    /// The database has migrations this binary knows but has not applied yet.
+    case migrationsPending(path: String, pending: [String])
+    /// No browser with this identifier exists in the store.
+    case unknownBrowser(String)
+    /// No tab with this identifier exists in the store.
+    case unknownTab(String)
+
+    public var description: String {
+        switch self {
+        case .fileNotFound(let path):
+            "\(path): no such session store; run `sessionstore migrate --db \(path)` to create one."
+        case .notARegularFile(let path):
+            "\(path): not a regular file; give the path of a session store file."
+        case .notASessionStore(let path, let reason):
+            "\(path): not a session store (\(reason)); nothing was changed."
+        case .corrupt(let path, let reason):
+            "\(path): the database is corrupt (\(reason)); restore it from a backup."
+        case .databaseNewerThanBinary(let path, let applied, let known):
+            "\(path): migrated by a newer version (applied \(applied), this binary knows up to \(known)); use a newer sessionstore."
+        case .migrationChecksumMismatch(let path, let identifier):
+            "\(path): applied migration \(identifier) differs from this binary's copy of it; the schema cannot be trusted."
+        case .migrationFailed(let path, let identifier, let reason):
+            "\(path): migration \(identifier) failed (\(reason)); the file was left unchanged."
+        case .busy(let path):
+            "\(path): the database is locked by another process; try again when it is idle."
+        case .readOnly(let path, let reason):
+            "\(path): cannot write (\(reason)); check the file's and directory's permissions."
+        case .sqlite(let path, let operation, let reason):
+            "\(path): \(operation) failed (\(reason))."
+        case .migrationsPending(let path, let pending):
+            "\(path): \(pending.count) migration(s) pending (\(pending.joined(separator: ", "))); run `sessionstore migrate --db \(path)`."
+        case .unknownBrowser(let id):
+            "No browser \(id) in the session store."
+        case .unknownTab(let id):
+            "No tab \(id) in the session store."
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import SessionStorage
+
+/// The exit statuses of `sessionstore`, after sysexits(3), and the one place
+/// that maps errors to them.
+enum ExitStatus {
+    /// `check` found problems.
+    static let problemsFound: Int32 = 1
+    /// Not a session store, corrupt, or malformed input (EX_DATAERR).
+    static let dataError: Int32 = 65
+    /// The database file does not exist (EX_NOINPUT).
+    static let noInput: Int32 = 66
+    /// The file or its directory cannot be written (EX_CANTCREAT).
+    static let cannotCreate: Int32 = 73
+    /// Locked by another process beyond the busy timeout (EX_TEMPFAIL).
+    static let temporaryFailure: Int32 = 75
+    /// The database is newer than this tool (EX_CONFIG).
+    static let newerDatabase: Int32 = 78
+    /// Another failure of the underlying storage (EX_SOFTWARE).
+    static let software: Int32 = 70
+
+    /// The status for a storage error.
+    static func code(for error: StorageError) -> Int32 {
+        switch error {
+        case .fileNotFound: noInput
+        case .notARegularFile, .notASessionStore, .corrupt, .migrationChecksumMismatch, .migrationsPending,
+            .unknownBrowser, .unknownTab:
+            dataError
+        case .databaseNewerThanBinary: newerDatabase
+        case .busy: temporaryFailure
+        case .readOnly: cannotCreate
+        case .migrationFailed, .sqlite: software
+        }
+    }
+
+    /// Prints the error as one line on stderr and exits with its status.
+    static func fail(_ error: StorageError) -> Never {
+        FileHandle.standardError.write(Data("sessionstore: \(error.description)\n".utf8))
+        exit(code(for: error))
+    }
+}

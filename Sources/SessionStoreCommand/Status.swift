@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+import SessionStorage
+
+extension SessionStore {
+    /// `sessionstore status`: what the file is and holds; changes nothing.
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show the store's file, schema version, migrations and row counts.")
+
+        @OptionGroup var options: StoreOptions
+
+        @Flag(help: "Print JSON instead of text.")
+        var json = false
+
+        func run() throws {
+            let status = try SessionStoreFile.status(atPath: options.path, configuration: options.configuration)
+            if json {
+                try JSONOutput.print(status)
+                return
+            }
+            print("file:            \(status.path)")
+            print("size:            \(status.sizeBytes) bytes")
+            print("application id:  \(status.applicationID)")
+            print("journal mode:    \(status.journalMode)")
+            print("schema version:  \(status.schemaVersion ?? "none")")
+            print("applied:         \(status.applied.isEmpty ? "none" : status.applied.joined(separator: ", "))")
+            print("pending:         \(status.pending.isEmpty ? "none" : status.pending.joined(separator: ", "))")
+            if let counts = status.counts {
+                print("browsers:        \(counts.browsers)")
+                print("tabs:            \(counts.tabs)")
+                print("groups:          \(counts.groups)")
+                print("history entries: \(counts.navigationEntries)")
+                print("closed entries:  \(counts.closedEntries)")
+            }
+        }
+    }
+}

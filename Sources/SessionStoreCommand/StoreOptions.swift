@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import SessionStorage
+
+/// The options every subcommand shares: which file, and how long to wait for it.
+struct StoreOptions: ParsableArguments {
+    /// The name of the file used when neither --db nor $SESSIONSTORE_DB is given.
+    static let defaultFileName = "sessionstore.sqlite"
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The session store file (default: $SESSIONSTORE_DB, else ./\(StoreOptions.defaultFileName)).",
+        valueName: "path"))
+    var db: String?
+
+    @Option(name: .customLong("busy-timeout"), help: ArgumentHelp(
+        "Seconds to wait for another process's lock.", valueName: "seconds"))
+    var busyTimeout: Double = 5
+
+    func validate() throws {
+        if let db, db.isEmpty { throw ValidationError("--db needs a path.") }
+        guard busyTimeout >= 0, busyTimeout.isFinite else {
+            throw ValidationError("--busy-timeout must be a number of seconds, 0 or more.")
+        }
+    }
+
+    /// The file's path, resolved from --db, $SESSIONSTORE_DB, or the default name.
+    var path: String {
+        if let db { return db }
+        if let fromEnvironment = ProcessInfo.processInfo.environment["SESSIONSTORE_DB"], !fromEnvironment.isEmpty {
+            return fromEnvironment
+        }
+        return Self.defaultFileName
+    }
+
+    /// The storage configuration these options describe.
+    var configuration: SessionDatabase.Configuration {
+        var configuration = SessionDatabase.Configuration()
+        configuration.busyTimeout = busyTimeout
+        return configuration
+    }
+}
