@@ -1,0 +1,94 @@
+/// Named inputs of ``WebStateList/insert(_:params:)``, in Chromium's style.
+///
+/// Start from ``automatic()`` or ``atIndex(_:)`` and chain the options:
+///
+///     try list.insert(tab, params: .automatic().withOpener(opener).activate())
+///
+/// ``pinned(_:)`` and ``inGroup(_:)`` are mutually exclusive: inserting with
+/// both throws ``WebStateListError/pinnedAndGrouped``.
+public struct InsertionParams: Hashable, Sendable {
+    /// The requested index, or `nil` to let the order controller choose (SEMANTICS.md, Insertion, step 4).
+    public var desiredIndex: Int?
+
+    /// An explicit opener; ignored when ``inheritOpener`` is set.
+    public var opener: WebStateOpener?
+
+    /// Whether the active tab becomes the opener, after every opener in the list is forgotten.
+    public var inheritOpener: Bool
+
+    /// Whether the new tab becomes the active tab.
+    public var activate: Bool
+
+    /// Whether the new tab is pinned (unless it joins a group deduced from its opener).
+    public var pinned: Bool
+
+    /// The group the new tab joins.
+    public var group: TabGroupID?
+
+    /// Creates parameters from every field; prefer ``automatic()`` or ``atIndex(_:)``.
+    public init(
+        desiredIndex: Int? = nil,
+        opener: WebStateOpener? = nil,
+        inheritOpener: Bool = false,
+        activate: Bool = false,
+        pinned: Bool = false,
+        group: TabGroupID? = nil
+    ) {
+        self.desiredIndex = desiredIndex
+        self.opener = opener
+        self.inheritOpener = inheritOpener
+        self.activate = activate
+        self.pinned = pinned
+        self.group = group
+    }
+
+    /// Parameters that let the order controller choose the index.
+    ///
+    ///     "| a b*"  insert(X, .automatic())  ->  "| a b* X"
+    public static func automatic() -> InsertionParams {
+        InsertionParams()
+    }
+
+    /// Parameters that ask for `index`; an index outside the allowed range appends to the segment or group.
+    ///
+    ///     "| a b c"  insert(X, .atIndex(1))   ->  "| a X b c"
+    ///     "| a b c"  insert(X, .atIndex(99))  ->  "| a b c X"
+    public static func atIndex(_ index: Int) -> InsertionParams {
+        InsertionParams(desiredIndex: index)
+    }
+
+    /// Returns a copy whose new tab is opened by `opener`.
+    public func withOpener(_ opener: WebStateOpener) -> Self {
+        var copy = self
+        copy.opener = opener
+        return copy
+    }
+
+    /// Returns a copy that forgets every opener in the list and uses the active tab as the opener.
+    public func inheritingOpener() -> Self {
+        var copy = self
+        copy.inheritOpener = true
+        return copy
+    }
+
+    /// Returns a copy that activates the new tab, or not.
+    public func activate(_ yes: Bool = true) -> Self {
+        var copy = self
+        copy.activate = yes
+        return copy
+    }
+
+    /// Returns a copy that pins the new tab, or not.
+    public func pinned(_ yes: Bool = true) -> Self {
+        var copy = self
+        copy.pinned = yes
+        return copy
+    }
+
+    /// Returns a copy that puts the new tab in group `id`.
+    public func inGroup(_ id: TabGroupID) -> Self {
+        var copy = self
+        copy.group = id
+        return copy
+    }
+}

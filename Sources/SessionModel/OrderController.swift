@@ -1,0 +1,169 @@
+/// Decides where an inserted tab goes and which tab becomes active after a removal.
+///
+/// These are Chromium's order-controller rules (SEMANTICS.md, Insertion, steps
+/// 4 and 5, and Removal), run on any ``OrderControllerSource``. The controller
+/// never changes the list; ``WebStateList`` applies its answers.
+public struct OrderController<Source: OrderControllerSource> {
+    /// The list the decisions are about.
+    public let source: Source
+
+    /// Creates a controller that reads `source`.
+    public init(source: Source) {
+        self.source = source
+    }
+
+    // MARK: - Insertion
+
+    /// Returns the index at which a new tab is inserted.
+    ///
+    /// A desired index wins. Otherwise, with an opener, the tab goes right after
+    /// the opener's last child, or right after the opener if it has none (the
+    /// last child is found by a circular scan starting just after the opener;
+    /// children whose recorded opener navigation index differs from the
+    /// opener's current one do not count, nor do grandchildren). Otherwise, the
+    /// end of the range. Any index outside `range` becomes `range.upperBound`.
+    ///
+    ///     "| a b c"    desired nil, opener a (b opened by a)   ->  2
+    ///     "| a b c"    desired 9, range 0...3                   ->  3
+    ///
+    /// - Parameters:
+    ///   - desiredIndex: The requested index, if any.
+    ///   - openerIndex: The index of the new tab's opener, if any.
+    ///   - range: The allowed insertion points, `upperBound` included.
+    /// - Returns: An index in `range`.
+    public func insertionIndex(desiredIndex: Int?, openerIndex: Int?, in range: ClosedRange<Int>) -> Int {
+        var index: Int?
+        if let desiredIndex {
+            // SEMANTICS.md, Insertion, step 4: a desired index wins.
+            index = desiredIndex
+        } else if let openerIndex {
+            // SEMANTICS.md, Insertion, step 4: after the opener's last child, or after the opener.
+            let lastChild = childIndexes(
+                of: openerIndex, scanningAfter: openerIndex, removing: [], checkNavigationIndex: true
+            ).last
+            index = (lastChild ?? openerIndex) + 1
+        }
+        // SEMANTICS.md, Insertion, step 5: anything outside the range appends to it.
+        guard let index, range.contains(index) else { return range.upperBound }
+        return index
+    }
+
+    // MARK: - Next active tab
+
+    /// Returns the index, before removal, of the tab that is active once `removing` is removed.
+    ///
+    /// Applies SEMANTICS.md, Removal, steps 1 to 6, once for the whole set.
+    ///
+    ///     "| a* b c" (c opened by a)  removing [0]  ->  2 (the first child, c)
+    ///     "| a b* c"                  removing [1]  ->  2 (the nearest after)
+    ///
+    /// - Parameters:
+    ///   - activeIndex: The active index before removal, if any.
+    ///   - removing: The indexes removed together.
+    /// - Returns: The index before removal of the next active tab, or `nil` for none.
+    public func nextActiveIndex(activeIndex: Int?, removing: RemovingIndexes) -> Int? {
+        let count = source.count
+        // SEMANTICS.md, Removal, step 1: no active tab, or every tab removed.
+        guard let active = activeIndex, (0..<count).contains(active) else { return nil }
+        let survivors = (0..<count).filter { !removing.contains($0) }
+        guard !survivors.isEmpty else { return nil }
+
+        // SEMANTICS.md, Removal, step 2: the active tab is not removed.
+        if !removing.contains(active) { return active }
+
+        // SEMANTICS.md, Removal, step 3: the first surviving child of the active tab.
+        if let child = childIndexes(
+            of: active, scanningAfter: active, removing: removing, checkNavigationIndex: false
+        ).first {
+            return child
+        }
+
+        // SEMANTICS.md, Removal, step 4: the first surviving sibling, else the opener itself.
+        if let opener = source.opener(at: active), let openerIndex = index(of: opener.openerID) {
+            if let sibling = childIndexes(
+                of: openerIndex, scanningAfter: active, removing: removing, checkNavigationIndex: false
+            ).first {
+                return sibling
+            }
+            if !removing.contains(openerIndex) { return openerIndex }
+        }
+
+        // SEMANTICS.md, Removal, step 5: first and last removed indexes in one group.
+        if let first = removing.first, let last = removing.last,
+            let group = source.groupID(at: first), source.groupID(at: last) == group,
+            let range = source.range(of: group),
+            let nearest = nearest(to: active, in: range, removing: removing, skippingCollapsed: false)
+        {
+            return nearest
+        }
+
+        // SEMANTICS.md, Removal, step 6: the nearest in the segment, outside collapsed groups
+        // first; then the nearest in the segment; then the nearest in the other segment.
+        let pinnedCount = source.pinnedCount
+        let isPinned = active < pinnedCount
+        let segment = isPinned ? 0..<pinnedCount : pinnedCount..<count
+        let otherSegment = isPinned ? pinnedCount..<count : 0..<pinnedCount
+        return nearest(to: active, in: segment, removing: removing, skippingCollapsed: true)
+            ?? nearest(to: active, in: segment, removing: removing, skippingCollapsed: false)
+            ?? nearest(to: active, in: otherSegment, removing: removing, skippingCollapsed: false)
+    }
+
+    // MARK: - Scans
+
+    /// Returns the index of the tab whose identifier is `id`.
+    private func index(of id: WebStateID) -> Int? {
+        (0..<source.count).first { source.id(at: $0) == id }
+    }
+
+    /// Returns the surviving children of the tab at `openerIndex`, in the order of a circular scan
+    /// that starts just after `start`.
+    ///
+    /// With `checkNavigationIndex`, a child counts only if its recorded opener navigation index
+    /// equals the opener's current one. Grandchildren never count.
+    private func childIndexes(
+        of openerIndex: Int,
+        scanningAfter start: Int,
+        removing: RemovingIndexes,
+        checkNavigationIndex: Bool
+    ) -> [Int] {
+        let count = source.count
+        let openerID = source.id(at: openerIndex)
+        let openerNavigationIndex = source.navigationIndex(at: openerIndex)
+        var children: [Int] = []
+        for step in 1..<max(count, 1) {
+            let index = (start + step) % count
+            if index == openerIndex || removing.contains(index) { continue }
+            guard let opener = source.opener(at: index), opener.openerID == openerID else { continue }
+            if checkNavigationIndex, opener.navigationIndex != openerNavigationIndex { continue }
+            children.append(index)
+        }
+        return children
+    }
+
+    /// Returns the surviving index of `range` nearest to `index`: the first after it, or only if
+    /// there is none, the first before it. With `skippingCollapsed`, tabs of collapsed groups are
+    /// skipped.
+    private func nearest(
+        to index: Int,
+        in range: Range<Int>,
+        removing: RemovingIndexes,
+        skippingCollapsed: Bool
+    ) -> Int? {
+        func eligible(_ candidate: Int) -> Bool {
+            if removing.contains(candidate) { return false }
+            if skippingCollapsed, let group = source.groupID(at: candidate), source.isCollapsed(group: group) {
+                return false
+            }
+            return true
+        }
+        let after = max(index + 1, range.lowerBound)
+        if after < range.upperBound, let found = (after..<range.upperBound).first(where: eligible) {
+            return found
+        }
+        let before = min(index, range.upperBound)
+        if range.lowerBound < before, let found = (range.lowerBound..<before).reversed().first(where: eligible) {
+            return found
+        }
+        return nil
+    }
+}

@@ -1,0 +1,23 @@
+/// The narrow view of a tab list that the ``OrderController`` needs.
+///
+/// Keeping the rules behind this protocol lets them run on the live
+/// ``WebStateList`` or on a stored copy, and lets tests feed them a fake,
+/// as Chromium's `order_controller_source.h` does.
+public protocol OrderControllerSource {
+    /// The number of tabs.
+    var count: Int { get }
+    /// The number of pinned tabs, which come first.
+    var pinnedCount: Int { get }
+    /// The identifier of the tab at `index`.
+    func id(at index: Int) -> WebStateID
+    /// The opener of the tab at `index`, if any.
+    func opener(at index: Int) -> WebStateOpener?
+    /// The current history index of the tab at `index`; `nil` for an empty history.
+    func navigationIndex(at index: Int) -> Int?
+    /// The group of the tab at `index`, if any.
+    func groupID(at index: Int) -> TabGroupID?
+    /// The indexes of the tabs of `group`; `nil` if the group is not in the list.
+    func range(of group: TabGroupID) -> Range<Int>?
+    /// Whether `group` is collapsed.
+    func isCollapsed(group: TabGroupID) -> Bool
+}

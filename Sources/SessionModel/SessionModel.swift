@@ -1,1 +1,0 @@
-// The model layer: value types and the pure tab-list rules of SEMANTICS.md.

@@ -1,0 +1,95 @@
+// MARK: - Insertion
+
+extension WebStateList {
+    /// Inserts a tab where SEMANTICS.md, Insertion, puts it, and returns its index.
+    ///
+    /// 1. With ``InsertionParams/inheritingOpener()``, every opener in the list is
+    ///    forgotten and the active tab (if any) becomes the opener, over any
+    ///    explicit one.
+    /// 2. With an opener and no explicit group, the tab joins the opener's group,
+    ///    even if a pin was requested.
+    /// 3. The allowed range is the group's (first tab to just past the last), the
+    ///    pinned prefix, or the regular tabs.
+    /// 4. A desired index wins; otherwise right after the opener's last current
+    ///    child (circular scan), or right after the opener; otherwise the end.
+    /// 5. An index outside the range becomes its end.
+    /// 6. An insert strictly inside a group joins that group.
+    /// 7. The active index shifts, then the tab is activated if asked.
+    ///
+    ///     "a | b c"              insert(X, .automatic())                 ->  "a | b c X"
+    ///     "a | b c"              insert(X, .atIndex(0).pinned())         ->  "X a | b c"
+    ///     "| a* b c" (b by a)    insert(X, .automatic().withOpener(a))   ->  "| a* b X c"
+    ///     "| [ 0 a b ] c"        insert(X, .atIndex(1))                  ->  "| [ 0 a X b ] c"
+    ///     "| [ 0 a b ] c"        insert(X, .atIndex(2))                  ->  "| [ 0 a b ] X c"
+    ///
+    /// The tab's own ``WebState/opener`` is used as the explicit opener when
+    /// `params` has none; inheriting replaces it.
+    ///
+    /// - Parameters:
+    ///   - webState: The tab to insert.
+    ///   - params: Where and how to insert it.
+    /// - Returns: The new tab's index, and what changed.
+    /// - Throws: ``WebStateListError/duplicateWebState(_:)`` if the tab is already in the list;
+    ///   ``WebStateListError/pinnedAndGrouped`` if `params` asks for both a pin and a group;
+    ///   ``WebStateListError/unknownGroup(_:)`` if the group is not in the list;
+    ///   ``WebStateListError/unknownWebState(_:)`` if an explicit opener is not in the list.
+    @discardableResult
+    public mutating func insert(
+        _ webState: WebState,
+        params: InsertionParams
+    ) throws -> (index: Int, change: WebStateListChange) {
+        guard index(of: webState.id) == nil else { throw WebStateListError.duplicateWebState(webState.id) }
+        if params.pinned, params.group != nil { throw WebStateListError.pinnedAndGrouped }
+        if let group = params.group { try checkGroup(group) }
+        let explicitOpener = params.opener ?? webState.opener
+        if !params.inheritOpener, let explicitOpener, index(of: explicitOpener.openerID) == nil {
+            throw WebStateListError.unknownWebState(explicitOpener.openerID)
+        }
+
+        let before = self
+        var opener = explicitOpener
+        if params.inheritOpener {
+            // SEMANTICS.md, Insertion, step 1: forget every opener, then inherit the active tab.
+            for index in webStates.indices { webStates[index].opener = nil }
+            opener = activeWebState.map { WebStateOpener(openerID: $0.id, navigationIndex: $0.navigationIndex) }
+        }
+
+        // SEMANTICS.md, Insertion, step 2: the opener's group, which wins over a pin.
+        let openerIndex = opener.flatMap { index(of: $0.openerID) }
+        var group = params.group
+        if group == nil, let openerIndex { group = groupIDs[openerIndex] }
+        let pinned = params.pinned && group == nil
+
+        // SEMANTICS.md, Insertion, step 3: the allowed range.
+        let range: ClosedRange<Int>
+        if let group, let groupRange = self.range(of: group) {
+            range = groupRange.lowerBound...groupRange.upperBound
+        } else if pinned {
+            range = 0...pinnedCount
+        } else {
+            range = pinnedCount...count
+        }
+
+        // SEMANTICS.md, Insertion, steps 4 and 5.
+        let newIndex = OrderController(source: self).insertionIndex(
+            desiredIndex: params.desiredIndex, openerIndex: openerIndex, in: range
+        )
+
+        // SEMANTICS.md, Insertion, step 6: between two tabs of one group, join it.
+        let previousGroup = newIndex > 0 ? groupIDs[newIndex - 1] : nil
+        let nextGroup = newIndex < count ? groupIDs[newIndex] : nil
+        if let previousGroup, previousGroup == nextGroup { group = previousGroup }
+
+        var newWebState = webState
+        newWebState.opener = opener
+        webStates.insert(newWebState, at: newIndex)
+        groupIDs.insert(group, at: newIndex)
+        if pinned { pinnedCount += 1 }
+
+        // SEMANTICS.md, Insertion, step 7: shift the active index, then activate if asked.
+        if let active = activeIndex, active >= newIndex { activeIndex = active + 1 }
+        if params.activate { activeIndex = newIndex }
+
+        return (newIndex, WebStateListChange(from: before, to: self))
+    }
+}

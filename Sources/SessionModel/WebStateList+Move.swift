@@ -1,0 +1,88 @@
+// MARK: - Moving a tab
+
+extension WebStateList {
+    /// Moves the tab at `from` to `to`, keeping its pinned state.
+    ///
+    /// The target is clamped to the tab's own segment (pinned or regular). The
+    /// tab stays in its group if the group's range contains the target;
+    /// otherwise it joins the group shared by both of its neighbours once moved;
+    /// otherwise it becomes ungrouped (an emptied group is deleted). The active
+    /// tab follows the move. Moving to its own index changes nothing.
+    ///
+    ///     "a b | c* d e"         move(from: 2, to: 4)   ->  "a b | d e c*"
+    ///     "a b | c d"            move(from: 3, to: 0)   ->  "a b | d c"
+    ///     "| a [ 0 b c ] d"      move(from: 0, to: 1)   ->  "| [ 0 b a c ] d"
+    ///     "| [ 0 a b c ] d"      move(from: 1, to: 3)   ->  "| [ 0 a c ] d b"
+    ///
+    /// - Parameters:
+    ///   - from: The index of the tab to move.
+    ///   - to: The index the tab should have once moved; clamped to its segment.
+    /// - Returns: What changed; empty if the tab did not move.
+    /// - Throws: ``WebStateListError/indexOutOfRange(index:count:)`` if `from` designates no tab.
+    @discardableResult
+    public mutating func move(from: Int, to: Int) throws -> WebStateListChange {
+        try checkIndex(from)
+        // SEMANTICS.md, Move and pin: clamp the target to the tab's own segment.
+        let pinned = isPinned(at: from)
+        let target = pinned ? min(max(to, 0), pinnedCount - 1) : min(max(to, pinnedCount), count - 1)
+        // SEMANTICS.md, Move and pin: moving to its own index changes nothing.
+        guard target != from else { return WebStateListChange() }
+
+        // SEMANTICS.md, Move and pin: stay in the group if its range holds the target,
+        // else join the group both new neighbours share, else be ungrouped.
+        var newGroup: TabGroupID?
+        if let oldGroup = groupIDs[from], let range = range(of: oldGroup), range.contains(target) {
+            newGroup = oldGroup
+        } else {
+            let previous: TabGroupID?
+            let next: TabGroupID?
+            if from < target {
+                previous = groupIDs[target]
+                next = target + 1 < count ? groupIDs[target + 1] : nil
+            } else {
+                previous = target > 0 ? groupIDs[target - 1] : nil
+                next = groupIDs[target]
+            }
+            if let previous, previous == next { newGroup = previous }
+        }
+
+        let before = self
+        let movedID = webStates[from].id
+        moveTab(from: from, to: target, pinned: pinned, group: newGroup)
+        return WebStateListChange(from: before, to: self, moveHints: [movedID])
+    }
+
+    // MARK: - Primitive move
+
+    /// Moves one tab, setting its pinned state and group; the list's single move primitive.
+    ///
+    /// `to` is the tab's index once moved. The pinned count, the active index and
+    /// the groups follow; the tab's old group is deleted if this empties it. The
+    /// caller keeps the invariants (for example, never pins a grouped tab).
+    mutating func moveTab(from: Int, to: Int, pinned: Bool, group: TabGroupID?) {
+        let wasPinned = from < pinnedCount
+        let oldGroup = groupIDs[from]
+        guard from != to || wasPinned != pinned || oldGroup != group else { return }
+
+        if wasPinned != pinned { pinnedCount += pinned ? 1 : -1 }
+        let webState = webStates.remove(at: from)
+        webStates.insert(webState, at: to)
+        groupIDs.remove(at: from)
+        groupIDs.insert(group, at: to)
+
+        if let active = activeIndex {
+            if active == from {
+                activeIndex = to
+            } else if min(from, to) <= active, active <= max(from, to) {
+                activeIndex = active + (from < to ? -1 : 1)
+            }
+        }
+        // SEMANTICS.md, Invariants: an emptied group is deleted.
+        if let oldGroup, oldGroup != group { deleteGroupIfEmpty(oldGroup) }
+    }
+
+    /// Deletes `group` if no tab belongs to it any more.
+    mutating func deleteGroupIfEmpty(_ group: TabGroupID) {
+        if !groupIDs.contains(group) { groups[group] = nil }
+    }
+}

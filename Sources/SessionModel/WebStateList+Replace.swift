@@ -1,0 +1,39 @@
+// MARK: - Replacement
+
+extension WebStateList {
+    /// Puts `webState` in place of the tab at `index` and returns the replaced tab.
+    ///
+    /// The new tab keeps the old one's pinned state and group, and has no
+    /// opener (its own ``WebState/opener`` is dropped); tabs opened by the
+    /// replaced tab lose their opener; if the replaced tab was active, the new
+    /// one is.
+    ///
+    ///     "a | [ 0 b* c ] d"  replace(at: 1, with: X)  ->  "a | [ 0 X* c ] d"
+    ///
+    /// - Parameters:
+    ///   - index: The index of the tab to replace.
+    ///   - webState: The tab that takes its place.
+    /// - Returns: The replaced tab, and what changed.
+    /// - Throws: ``WebStateListError/indexOutOfRange(index:count:)`` if `index` designates no tab;
+    ///   ``WebStateListError/duplicateWebState(_:)`` if `webState` is already in the list.
+    @discardableResult
+    public mutating func replace(
+        at index: Int,
+        with webState: WebState
+    ) throws -> (replaced: WebState, change: WebStateListChange) {
+        try checkIndex(index)
+        guard self.index(of: webState.id) == nil else { throw WebStateListError.duplicateWebState(webState.id) }
+
+        let before = self
+        let replaced = webStates[index]
+        // SEMANTICS.md, Replace and activate: tabs opened by the replaced tab lose their opener.
+        for other in webStates.indices where webStates[other].opener?.openerID == replaced.id {
+            webStates[other].opener = nil
+        }
+        // SEMANTICS.md, Replace and activate: same place, pinned state and group; no opener.
+        var newWebState = webState
+        newWebState.opener = nil
+        webStates[index] = newWebState
+        return (replaced, WebStateListChange(from: before, to: self))
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+// MARK: - Tab fields
+
+extension WebStateList {
+    /// Records the current history index of the tab at `index` (its history changed).
+    ///
+    /// Children keep the opener navigation index they recorded, so a tab that
+    /// navigates away stops counting them as children for placement
+    /// (SEMANTICS.md, Insertion, step 4).
+    ///
+    /// - Parameters:
+    ///   - navigationIndex: The new current history index; `nil` for an empty history.
+    ///   - index: The index of the tab.
+    /// - Returns: What changed; empty if the index was already `navigationIndex`.
+    /// - Throws: ``WebStateListError/indexOutOfRange(index:count:)`` if `index` designates no tab.
+    @discardableResult
+    public mutating func setNavigationIndex(_ navigationIndex: Int?, forTabAt index: Int) throws -> WebStateListChange {
+        try checkIndex(index)
+        guard webStates[index].navigationIndex != navigationIndex else { return WebStateListChange() }
+        let before = self
+        webStates[index].navigationIndex = navigationIndex
+        return WebStateListChange(from: before, to: self)
+    }
+
+    /// Records when the tab at `index` was last active.
+    ///
+    /// - Parameters:
+    ///   - date: The time the tab was last active.
+    ///   - index: The index of the tab.
+    /// - Returns: What changed; empty if the date was already `date`.
+    /// - Throws: ``WebStateListError/indexOutOfRange(index:count:)`` if `index` designates no tab.
+    @discardableResult
+    public mutating func setLastActiveAt(_ date: Date, forTabAt index: Int) throws -> WebStateListChange {
+        try checkIndex(index)
+        guard webStates[index].lastActiveAt != date else { return WebStateListChange() }
+        let before = self
+        webStates[index].lastActiveAt = date
+        return WebStateListChange(from: before, to: self)
+    }
+}

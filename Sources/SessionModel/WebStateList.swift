@@ -1,0 +1,213 @@
+/// An ordered list of tabs: one browser window's tab strip, as a value.
+///
+/// The list applies the rules of SEMANTICS.md. Every mutation validates its
+/// input first and throws ``WebStateListError`` without changing anything when
+/// the input is bad; otherwise it applies the rules and returns a
+/// ``WebStateListChange`` that says exactly what it changed.
+///
+/// Invariants, checked by ``WebStateListInvariants`` and kept by every mutation:
+/// - Pinned tabs form a prefix of the list; a tab is pinned, grouped or neither.
+/// - Every group is contiguous and non-empty; a group that loses its last tab is deleted.
+/// - At most one tab is active; "no active tab" is legal.
+/// - An opener always refers to a tab of the same list.
+///
+/// Threading: the list is a plain `Sendable` value with no shared state. It
+/// cannot be re-entered: Swift's exclusivity rules forbid mutating a value
+/// while one of its mutations runs. ``WebStateListError/reentrantMutation`` is
+/// for owners that notify observers and must refuse their nested mutations.
+///
+/// Notation in the examples: letters are tabs, tabs left of `|` are pinned,
+/// `[ N … ]` is group N and `*` marks the active tab.
+///
+///     "a b | [ 0 c d* ] e"
+///
+/// ## Topics
+/// - Reading: ``webStates``, ``pinnedCount``, ``groupIDs``, ``groups``, ``activeIndex``, ``index(of:)``, ``range(of:)``
+/// - Mutations: `insert`, `move`, `replace`, `remove`, `activate`, `setPinned`, the group mutations
+///   `createGroup`, `updateGroup`, `moveToGroup`, `removeFromGroups`, `moveGroup`, `deleteGroup`,
+///   and the tab field setters `setNavigationIndex`, `setLastActiveAt`
+public struct WebStateList: Hashable, Sendable {
+    /// The tabs, in order.
+    public internal(set) var webStates: [WebState]
+
+    /// The number of pinned tabs; they are the first ones.
+    public internal(set) var pinnedCount: Int
+
+    /// The group of each tab, parallel to ``webStates``; `nil` for an ungrouped tab.
+    public internal(set) var groupIDs: [TabGroupID?]
+
+    /// Every group of the list, by identifier.
+    public internal(set) var groups: [TabGroupID: TabGroup]
+
+    /// The index of the active tab, or `nil` when no tab is active.
+    public internal(set) var activeIndex: Int?
+
+    /// Creates an empty list.
+    public init() {
+        webStates = []
+        pinnedCount = 0
+        groupIDs = []
+        groups = [:]
+        activeIndex = nil
+    }
+
+    /// Builds a list from stored parts, validating every invariant.
+    ///
+    /// - Parameters:
+    ///   - webStates: The tabs, in order.
+    ///   - pinnedCount: How many of the first tabs are pinned.
+    ///   - groupIDs: The group of each tab, parallel to `webStates`.
+    ///   - groups: Every group of the list.
+    ///   - activeIndex: The active index, or `nil`.
+    /// - Throws: ``WebStateListError/indexOutOfRange(index:count:)`` if `pinnedCount` is not in
+    ///   `0...webStates.count` (index: `pinnedCount`) or `groupIDs` is not as long as `webStates`
+    ///   (index: `groupIDs.count`); ``WebStateListError/duplicateGroup(_:)`` if two groups share an
+    ///   identifier; ``WebStateListError/invalidState(_:)`` with every ``WebStateListViolation``
+    ///   found otherwise.
+    public init(
+        webStates: [WebState],
+        pinnedCount: Int,
+        groupIDs: [TabGroupID?],
+        groups: [TabGroup],
+        activeIndex: Int?
+    ) throws {
+        guard (0...webStates.count).contains(pinnedCount) else {
+            throw WebStateListError.indexOutOfRange(index: pinnedCount, count: webStates.count)
+        }
+        guard groupIDs.count == webStates.count else {
+            throw WebStateListError.indexOutOfRange(index: groupIDs.count, count: webStates.count)
+        }
+        var groupsByID: [TabGroupID: TabGroup] = [:]
+        for group in groups {
+            guard groupsByID.updateValue(group, forKey: group.id) == nil else {
+                throw WebStateListError.duplicateGroup(group.id)
+            }
+        }
+        let entries = webStates.indices.map { index in
+            WebStateListEntry(
+                id: webStates[index].id,
+                isPinned: index < pinnedCount,
+                groupID: groupIDs[index],
+                openerID: webStates[index].opener?.openerID
+            )
+        }
+        let violations = WebStateListInvariants.violations(
+            entries: entries, groups: Set(groupsByID.keys), activeIndex: activeIndex
+        )
+        guard violations.isEmpty else { throw WebStateListError.invalidState(violations) }
+        self.webStates = webStates
+        self.pinnedCount = pinnedCount
+        self.groupIDs = groupIDs
+        self.groups = groupsByID
+        self.activeIndex = activeIndex
+    }
+
+    // MARK: - Reading
+
+    /// The number of tabs.
+    public var count: Int { webStates.count }
+
+    /// Whether the list has no tab.
+    public var isEmpty: Bool { webStates.isEmpty }
+
+    /// The active tab, or `nil` when no tab is active.
+    public var activeWebState: WebState? {
+        activeIndex.map { webStates[$0] }
+    }
+
+    /// The groups in list order.
+    public var orderedGroups: [TabGroup] {
+        var result: [TabGroup] = []
+        var previous: TabGroupID?
+        for groupID in groupIDs where groupID != previous {
+            if let groupID, let group = groups[groupID] { result.append(group) }
+            previous = groupID
+        }
+        return result
+    }
+
+    /// The list as invariant-checker entries, one per tab.
+    public var entries: [WebStateListEntry] {
+        webStates.indices.map { index in
+            WebStateListEntry(
+                id: webStates[index].id,
+                isPinned: isPinned(at: index),
+                groupID: groupIDs[index],
+                openerID: webStates[index].opener?.openerID
+            )
+        }
+    }
+
+    /// Returns the index of the tab whose identifier is `id`.
+    public func index(of id: WebStateID) -> Int? {
+        webStates.firstIndex { $0.id == id }
+    }
+
+    /// Returns whether the tab at `index` is pinned.
+    ///
+    /// - Precondition: `index` is a valid index.
+    public func isPinned(at index: Int) -> Bool {
+        precondition(webStates.indices.contains(index), "Index \(index) out of range")
+        return index < pinnedCount
+    }
+
+    /// Returns the group of the tab at `index`, if any.
+    ///
+    /// - Precondition: `index` is a valid index.
+    public func groupID(at index: Int) -> TabGroupID? {
+        groupIDs[index]
+    }
+
+    /// Returns the indexes of the tabs of `group`; `nil` if the list has no such group.
+    ///
+    ///     "| a [ 0 b c ] d"  range(of: 0)  ->  1..<3
+    public func range(of group: TabGroupID) -> Range<Int>? {
+        guard let first = groupIDs.firstIndex(of: group), let last = groupIDs.lastIndex(of: group) else {
+            return nil
+        }
+        return first..<(last + 1)
+    }
+
+    // MARK: - Validation helpers
+
+    /// Throws unless `index` designates a tab.
+    func checkIndex(_ index: Int) throws(WebStateListError) {
+        guard webStates.indices.contains(index) else {
+            throw .indexOutOfRange(index: index, count: count)
+        }
+    }
+
+    /// Throws unless every index designates a tab.
+    func checkIndexes(_ indexes: some Sequence<Int>) throws(WebStateListError) {
+        for index in indexes { try checkIndex(index) }
+    }
+
+    /// Throws unless the list has `group`.
+    func checkGroup(_ group: TabGroupID) throws(WebStateListError) {
+        guard groups[group] != nil else { throw .unknownGroup(group) }
+    }
+}
+
+// MARK: - OrderControllerSource
+
+extension WebStateList: OrderControllerSource {
+    /// The identifier of the tab at `index`.
+    public func id(at index: Int) -> WebStateID {
+        webStates[index].id
+    }
+
+    /// The opener of the tab at `index`, if any.
+    public func opener(at index: Int) -> WebStateOpener? {
+        webStates[index].opener
+    }
+
+    /// The current history index of the tab at `index`; `nil` for an empty history.
+    public func navigationIndex(at index: Int) -> Int? {
+        webStates[index].navigationIndex
+    }
+
+    /// Whether `group` is collapsed; `false` for a group the list does not have.
+    public func isCollapsed(group: TabGroupID) -> Bool {
+        groups[group]?.visualData.isCollapsed ?? false
+    }
+}
