@@ -49,7 +49,10 @@ let package = Package(
         ),
         .target(
             name: "SessionTestSupport",
-            dependencies: ["SessionModel", "SessionStorage", "SessionConsumers"]
+            dependencies: [
+                "SessionModel", "SessionStorage", "SessionConsumers",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(name: "SessionModelTests", dependencies: ["SessionModel", "SessionTestSupport"]),
         .testTarget(name: "SessionStorageTests", dependencies: ["SessionModel", "SessionStorage", "SessionTestSupport"]),

@@ -35,19 +35,28 @@ public enum SessionStoreFile {
     public static func migrate(
         atPath path: String, configuration: SessionDatabase.Configuration = .init(), dryRun: Bool = false
     ) throws -> MigrationReport {
+        try migrate(atPath: path, configuration: configuration, dryRun: dryRun, migrator: SchemaMigrator())
+    }
+
+    @discardableResult
+    /// ``migrate(atPath:configuration:dryRun:)`` with a given set of migrations (tests use broken ones).
+    static func migrate(
+        atPath path: String, configuration: SessionDatabase.Configuration, dryRun: Bool, migrator: SchemaMigrator
+    ) throws -> MigrationReport {
+        let all = migrator.migrations.map(\.identifier)
         let state = try DatabaseFile.state(atPath: path)
         if state == .missing {
             guard configuration.createIfMissing else { throw StorageError.fileNotFound(path: path) }
             if dryRun {
-                return MigrationReport(created: true, migrations: EmbeddedMigration.all.map(\.identifier))
+                return MigrationReport(created: true, migrations: all)
             }
         }
         let schema: SchemaStatus
         if state == .missing {
-            schema = SchemaStatus(applied: [], pending: EmbeddedMigration.all.map(\.identifier))
+            schema = SchemaStatus(applied: [], pending: all)
         } else {
             schema = try readOnly(atPath: path, configuration: configuration, operation: "reading the schema") {
-                try SchemaMigrator().status($0, path: path)
+                try migrator.status($0, path: path)
             }
         }
         if dryRun || schema.isCurrent {
@@ -60,11 +69,24 @@ public enum SessionStoreFile {
         }
         if state == .missing { try DatabaseFile.createPrivate(atPath: path) }
         do {
-            let pool = try DatabasePool(path: path, configuration: configuration.grdb(readonly: false))
-            defer { try? pool.close() }
-            let applied = try SchemaMigrator().migrate(pool, path: path)
+            // A single connection, not a pool: opening a GRDB pool on a file whose
+            // WAL is empty commits a dummy schema change, and a refused or failed
+            // migration must leave the file byte for byte as it was. Closing the
+            // last connection folds the WAL back into the file.
+            let queue = try DatabaseQueue(path: path, configuration: configuration.grdb(readonly: false))
+            defer { try? queue.close() }
+            try queue.writeWithoutTransaction { db in
+                if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
+                    try db.execute(sql: "PRAGMA journal_mode = WAL")
+                }
+            }
+            let applied = try migrator.migrate(queue, path: path)
             return MigrationReport(created: state == .missing, migrations: applied, backupPath: backupPath)
         } catch {
+            if state == .missing {
+                // Leave no half-made file behind: the path held nothing before.
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            }
             throw StorageError(error, path: path, operation: "migrating")
         }
     }

@@ -1,0 +1,43 @@
+import Foundation
+
+/// A fresh directory under the system's temporary directory, removed by ``remove()``.
+///
+/// Every test that touches files makes its own, so tests never share state.
+public struct TemporaryDirectory: Sendable {
+    /// The directory's path.
+    public let path: String
+
+    /// Creates a new, empty, uniquely named directory.
+    public init() throws {
+        let base = FileManager.default.temporaryDirectory.path
+        path = "\(base)/sessionstore-tests-\(UUID().uuidString.lowercased())"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    /// The path of `name` inside the directory.
+    public func file(_ name: String) -> String { "\(path)/\(name)" }
+
+    /// Removes the directory and everything in it.
+    public func remove() {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// Runs `body` with a new temporary directory, removing it afterwards.
+    public static func with<T>(_ body: (TemporaryDirectory) throws -> T) throws -> T {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        return try body(directory)
+    }
+
+    /// Runs async `body` with a new temporary directory, removing it afterwards.
+    public static func with<T>(_ body: (TemporaryDirectory) async throws -> T) async throws -> T {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        return try await body(directory)
+    }
+}
+
+/// The bytes of a file, for asserting that a refused operation left it untouched.
+public func fileBytes(_ path: String) -> Data? {
+    FileManager.default.contents(atPath: path)
+}

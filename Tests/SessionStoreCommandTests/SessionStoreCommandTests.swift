@@ -1,0 +1,179 @@
+import Foundation
+import SessionTestSupport
+import Testing
+@testable import SessionStoreCommand
+@testable import SessionStorage
+
+@Suite struct SessionStoreCommandTests {
+    let binary = SessionStoreBinary()
+
+    // MARK: - Parsing in process
+
+    @Test func parse_migrateFlags_areRead() throws {
+        let command = try SessionStore.parseAsRoot(["migrate", "--db", "x.sqlite", "--dry-run", "--no-backup"])
+        let migrate = try #require(command as? SessionStore.Migrate)
+        #expect(migrate.options.path == "x.sqlite")
+        #expect(migrate.dryRun)
+        #expect(migrate.noBackup)
+    }
+
+    @Test func parse_negativeBusyTimeout_isAUsageError() {
+        #expect(throws: (any Error).self) {
+            try SessionStore.parseAsRoot(["status", "--busy-timeout", "-1"])
+        }
+    }
+
+    // MARK: - The built binary
+
+    @Test func migrate_thenStatusAndCheck_onDefaultFileInCurrentDirectory() throws {
+        try TemporaryDirectory.with { dir in
+            let migrate = try binary.run(["migrate"], in: dir.path)
+            #expect(migrate == .init(status: 0, stdout: """
+                sessionstore.sqlite: created; applied 1 migration(s):
+                  0001_create_session_schema
+
+                """, stderr: ""))
+            let again = try binary.run(["migrate"], in: dir.path)
+            #expect(again == .init(status: 0, stdout: "sessionstore.sqlite: up to date; nothing to apply.\n", stderr: ""))
+            let check = try binary.run(["check"], in: dir.path)
+            #expect(check == .init(status: 0, stdout: "sessionstore.sqlite: ok\n", stderr: ""))
+            let status = try binary.run(["status"], in: dir.path)
+            #expect(status.status == 0)
+            #expect(status.stdout.contains("schema version:  0001_create_session_schema\n"))
+            #expect(status.stdout.contains("application id:  1397052243\n"))
+            #expect(status.stdout.contains("pending:         none\n"))
+        }
+    }
+
+    @Test func statusJSON_isParseable_andNamesTheSchema() throws {
+        try TemporaryDirectory.with { dir in
+            _ = try binary.run(["migrate", "--db", "s.sqlite"], in: dir.path)
+            let result = try binary.run(["status", "--json", "--db", "s.sqlite"], in: dir.path)
+            #expect(result.status == 0)
+            let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            #expect(object?["schema_version"] as? String == "0001_create_session_schema")
+            #expect(object?["journal_mode"] as? String == "wal")
+            #expect((object?["counts"] as? [String: Int])?["tabs"] == 0)
+        }
+    }
+
+    @Test func environmentVariable_choosesTheFile_andDbOverridesIt() throws {
+        try TemporaryDirectory.with { dir in
+            let viaEnvironment = try binary.run(["migrate"], in: dir.path, environment: ["SESSIONSTORE_DB": "env.sqlite"])
+            #expect(viaEnvironment.status == 0)
+            #expect(FileManager.default.fileExists(atPath: dir.file("env.sqlite")))
+            let viaFlag = try binary.run(
+                ["migrate", "--db", "flag.sqlite"], in: dir.path, environment: ["SESSIONSTORE_DB": "env.sqlite"])
+            #expect(viaFlag.status == 0)
+            #expect(FileManager.default.fileExists(atPath: dir.file("flag.sqlite")))
+            #expect(!FileManager.default.fileExists(atPath: dir.file("sessionstore.sqlite")))
+        }
+    }
+
+    @Test func migrateDryRun_onMissingFile_createsNothing() throws {
+        try TemporaryDirectory.with { dir in
+            let result = try binary.run(["migrate", "--dry-run"], in: dir.path)
+            #expect(result == .init(status: 0, stdout: """
+                sessionstore.sqlite: would be created; 1 migration(s) pending:
+                  0001_create_session_schema
+
+                """, stderr: ""))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+        }
+    }
+
+    /// A copy of the binary in a directory of its own, run far from the source
+    /// tree and `.build`, still migrates: the SQL is compiled in.
+    @Test func installedCopy_elsewhere_stillMigrates() throws {
+        try TemporaryDirectory.with { dir in
+            let bin = dir.file("bin")
+            let work = dir.file("work")
+            try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: binary.path, toPath: "\(bin)/sessionstore")
+            let installed = SessionStoreBinary(path: "\(bin)/sessionstore")
+            let result = try installed.run(["migrate"], in: work)
+            #expect(result.status == 0, "\(result)")
+            let check = try installed.run(["check"], in: work)
+            #expect(check == .init(status: 0, stdout: "sessionstore.sqlite: ok\n", stderr: ""))
+        }
+    }
+
+    @Test func usageError_exits64() throws {
+        try TemporaryDirectory.with { dir in
+            let result = try binary.run(["status", "--busy-timeout=-1"], in: dir.path)
+            #expect(result.status == 64)
+            #expect(result.stderr.contains("--busy-timeout must be a number of seconds, 0 or more."))
+            let unknown = try binary.run(["frobnicate"], in: dir.path)
+            #expect(unknown.status == 64)
+        }
+    }
+
+    @Test func help_listsSubcommandsAndExitCodes() throws {
+        try TemporaryDirectory.with { dir in
+            let result = try binary.run(["--help"], in: dir.path)
+            #expect(result.status == 0)
+            for line in ["  migrate ", "  status ", "  check ", "  65  not a session store, corrupt, or malformed input",
+                         "  66  the database file does not exist", "  78  the database is newer than this tool"] {
+                #expect(result.stdout.contains(line), "help lacks \(line)")
+            }
+        }
+    }
+
+    // MARK: - Bad files: exit codes, one line, file unchanged
+
+    enum BadFile: String, CaseIterable, CustomStringConvertible {
+        case missing, directory, garbage, truncated, empty, foreign, newer
+        var description: String { rawValue }
+    }
+
+    private func plant(_ bad: BadFile, at path: String) throws {
+        switch bad {
+        case .missing:
+            break
+        case .directory:
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        case .garbage:
+            try Data(repeating: 0x5A, count: 10_000).write(to: URL(fileURLWithPath: path))
+        case .truncated:
+            try SessionStoreFile.migrate(atPath: path)
+            let handle = try #require(FileHandle(forUpdatingAtPath: path))
+            try handle.truncate(atOffset: 4096 * 3)
+            try handle.close()
+        case .empty:
+            _ = FileManager.default.createFile(atPath: path, contents: Data())
+        case .foreign:
+            try PlainSQLite.execute("CREATE TABLE contacts(name TEXT)", atPath: path)
+        case .newer:
+            try SessionStoreFile.migrate(atPath: path)
+            try PlainSQLite.execute("INSERT INTO grdb_migrations VALUES ('9999_future')", atPath: path)
+        }
+    }
+
+    /// Expected exit status of `subcommand` on each bad file.
+    static let cases: [(String, BadFile, Int32)] = [
+        ("status", .missing, 66), ("check", .missing, 66),
+        ("status", .directory, 65), ("check", .directory, 65), ("migrate", .directory, 65),
+        ("status", .garbage, 65), ("check", .garbage, 65), ("migrate", .garbage, 65),
+        ("status", .truncated, 65), ("check", .truncated, 65), ("migrate", .truncated, 65),
+        ("check", .empty, 65),
+        ("status", .foreign, 65), ("check", .foreign, 65), ("migrate", .foreign, 65),
+        ("status", .newer, 78), ("check", .newer, 78), ("migrate", .newer, 78),
+    ]
+
+    @Test(arguments: cases)
+    func badFile_exitsWithDocumentedStatus_oneLine_fileUnchanged(subcommand: String, bad: BadFile, expected: Int32) throws {
+        try TemporaryDirectory.with { dir in
+            let path = dir.file("s.sqlite")
+            try plant(bad, at: path)
+            let before = fileBytes(path)
+            let result = try binary.run([subcommand, "--db", path], in: dir.path)
+            #expect(result.status == expected, "\(result)")
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr.hasPrefix("sessionstore: \(path): "))
+            #expect(result.stderr.filter { $0 == "\n" }.count == 1, "one line: \(result.stderr)")
+            #expect(fileBytes(path) == before)
+            if bad == .missing { #expect(!FileManager.default.fileExists(atPath: path)) }
+        }
+    }
+}
