@@ -9,7 +9,7 @@ import PackageDescription
 /// - `SessionStoreCommand`: the `sessionstore` command-line tool.
 let package = Package(
     name: "SessionStore",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "SessionStore", targets: ["SessionModel", "SessionStorage", "SessionConsumers", "SessionMediators"]),
         .executable(name: "sessionstore", targets: ["sessionstore"]),

@@ -14,7 +14,9 @@
 --   gap is used up, only a small neighbourhood of keys is spread out again. The
 --   index a person sees is ROW_NUMBER() over sort_key (see the `open_tabs` view).
 -- * `browsers.revision` grows with every committed change to a browser's tab
---   list, so a process holding a cached list knows when another one wrote.
+--   list, so a process holding a cached list knows when another one wrote. It
+--   starts at a random value, so a browser deleted and created again under the
+--   same identifier never matches a list cached before.
 
 -- Recently closed tabs, groups and windows, restorable. A closed tab keeps its
 -- row in `tabs` (with its history and engine state) and points here instead of
@@ -68,7 +70,7 @@ CREATE TABLE tabs (
     id TEXT PRIMARY KEY NOT NULL CHECK (length(id) = 36 AND id = lower(id)),
     browser_id TEXT REFERENCES browsers(id) ON DELETE CASCADE,
     closed_entry_id TEXT REFERENCES closed_entries(id) ON DELETE CASCADE,
-    sort_key INTEGER NOT NULL CHECK (sort_key >= 0),
+    sort_key INTEGER NOT NULL,
     is_pinned INTEGER NOT NULL DEFAULT 0 CHECK (is_pinned IN (0, 1)),
     group_id TEXT REFERENCES tab_groups(id) ON DELETE SET NULL,
     -- Index of the current entry in navigation_entries; NULL when the history is empty.

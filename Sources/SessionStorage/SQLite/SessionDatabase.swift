@@ -44,6 +44,8 @@ public final class SessionDatabase: Sendable {
 
     /// The file's path, or `nil` for an in-memory database.
     public let path: String?
+    /// Whether the store lives in memory only (off-the-record browsers).
+    public var isOffTheRecord: Bool { path == nil }
     let writer: any DatabaseWriter
 
     private init(path: String?, writer: any DatabaseWriter) {

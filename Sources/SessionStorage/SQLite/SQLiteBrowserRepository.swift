@@ -1,0 +1,68 @@
+import Foundation
+import GRDB
+import SessionModel
+
+/// The SQLite implementation of ``BrowserRepository``.
+public final class SQLiteBrowserRepository: BrowserRepository {
+    private let database: SessionDatabase
+
+    /// A repository over `database`.
+    public init(database: SessionDatabase) {
+        self.database = database
+    }
+
+    public func createBrowser() throws -> Browser {
+        let browser = Browser(isOffTheRecord: database.isOffTheRecord)
+        try database.mutate { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO browsers (id, created_at, last_active_at, revision) VALUES (?, ?, ?, ?)
+                    """,
+                arguments: [browser.id.uuidString, browser.createdAt, browser.lastActiveAt,
+                            Int64.random(in: 0..<(1 << 62))])
+        }
+        return browser
+    }
+
+    public func browsers() throws -> [Browser] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT id, created_at, last_active_at FROM browsers
+                WHERE closed_entry_id IS NULL ORDER BY last_active_at DESC, created_at DESC, id
+                """).compactMap(browser(from:))
+        }
+    }
+
+    public func browser(_ id: BrowserID) throws -> Browser? {
+        try database.read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT id, created_at, last_active_at FROM browsers WHERE id = ? AND closed_entry_id IS NULL",
+                arguments: [id.uuidString]
+            ).flatMap(browser(from:))
+        }
+    }
+
+    public func markActive(_ id: BrowserID) throws {
+        try database.mutate { db in
+            try db.execute(
+                sql: "UPDATE browsers SET last_active_at = ? WHERE id = ? AND closed_entry_id IS NULL",
+                arguments: [Date(), id.uuidString])
+            if db.changesCount == 0 { throw StorageError.unknownBrowser(id.uuidString) }
+        }
+    }
+
+    public func closeBrowser(_ id: BrowserID) throws {
+        try database.mutate { db in
+            try db.execute(
+                sql: "DELETE FROM browsers WHERE id = ? AND closed_entry_id IS NULL", arguments: [id.uuidString])
+            if db.changesCount == 0 { throw StorageError.unknownBrowser(id.uuidString) }
+        }
+    }
+
+    private func browser(from row: Row) -> Browser? {
+        guard let id = BrowserID(uuidString: row["id"]) else { return nil }
+        return Browser(
+            id: id, createdAt: row["created_at"], lastActiveAt: row["last_active_at"],
+            isOffTheRecord: database.isOffTheRecord)
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import GRDB
+import SessionModel
+import Synchronization
+
+/// The SQLite implementation of ``WebStateListRepository``.
+///
+/// Keeps each browser's last read or written list in memory, keyed by the
+/// browser's `revision`: a mutation costs one indexed read to validate the
+/// cache, the model's rules, and the rows the change touches. Thread-safe.
+public final class SQLiteWebStateListRepository: WebStateListRepository {
+    private let database: SessionDatabase
+    private let cache = Mutex<[BrowserID: StoredWebStateList]>([:])
+
+    /// A repository over `database`.
+    public init(database: SessionDatabase) {
+        self.database = database
+    }
+
+    public func webStateList(in browser: BrowserID) throws -> WebStateList {
+        try ReentrancyGuard.check()
+        return try database.read { db in try self.stored(db, browser: browser).list }
+    }
+
+    @discardableResult
+    public func update<T>(_ browser: BrowserID, _ body: (inout WebStateList) throws -> T) throws -> T {
+        try database.mutate { db in
+            let stored = try self.stored(db, browser: browser)
+            var list = stored.list
+            let result = try body(&list)
+            try self.touchActive(&list, from: stored.list)
+            let change = WebStateListChange.between(stored.list, list)
+            let written = try WebStateListRows.write(db, browser: browser, from: stored, to: list, change: change)
+            self.remember(written, for: browser, in: db)
+            return result
+        }
+    }
+
+    @discardableResult
+    public func moveWebState(_ id: WebStateID, to target: BrowserID, params: InsertionParams) throws -> Int {
+        try database.mutate { db in
+            guard let sourceText = try String.fetchOne(
+                db, sql: "SELECT browser_id FROM tabs WHERE id = ? AND browser_id IS NOT NULL", arguments: [id.uuidString]),
+                let source = BrowserID(uuidString: sourceText)
+            else { throw StorageError.unknownTab(id.uuidString) }
+            let targetStored = try self.stored(db, browser: target)
+            guard source != target else {
+                throw WebStateListError.duplicateWebState(id)
+            }
+            let sourceStored = try self.stored(db, browser: source)
+            guard let index = sourceStored.list.index(of: id) else { throw StorageError.unknownTab(id.uuidString) }
+
+            var sourceList = sourceStored.list
+            var moving = sourceList.webStates[index]
+            _ = try sourceList.remove(at: index)
+            try self.touchActive(&sourceList, from: sourceStored.list)
+            var sourceChange = WebStateListChange.between(sourceStored.list, sourceList)
+            // Detached, not closed: the row stays, and moves below.
+            sourceChange.removed.removeAll { $0.webState.id == id }
+            var sourceKeys = sourceStored
+            sourceKeys.keys[id] = nil
+            let writtenSource = try WebStateListRows.write(
+                db, browser: source, from: sourceKeys, to: sourceList, change: sourceChange)
+
+            moving.opener = nil
+            var targetList = targetStored.list
+            let (newIndex, _) = try targetList.insert(moving, params: params)
+            try self.touchActive(&targetList, from: targetStored.list)
+            let targetChange = WebStateListChange.between(targetStored.list, targetList)
+            // The row exists: give it its new browser before the writer sets its key and fields.
+            try db.execute(
+                sql: "DELETE FROM tab_openers WHERE tab_id = ?", arguments: [id.uuidString])
+            try db.execute(
+                sql: "UPDATE tabs SET browser_id = ?, group_id = NULL, sort_key = ? WHERE id = ?",
+                arguments: [target.uuidString, Int64.max, id.uuidString])
+            var asMoved = targetChange
+            asMoved.inserted.remove(id)
+            asMoved.moved.insert(id)
+            asMoved.updated.insert(id)
+            var targetKeys = targetStored
+            targetKeys.keys[id] = Int64.max
+            let writtenTarget = try WebStateListRows.write(
+                db, browser: target, from: targetKeys, to: targetList, change: asMoved)
+            self.remember(writtenSource, for: source, in: db)
+            self.remember(writtenTarget, for: target, in: db)
+            return newIndex
+        }
+    }
+
+    // MARK: - Cache
+
+    /// The browser's stored list: the cached one if its revision is current, else read anew.
+    private func stored(_ db: Database, browser: BrowserID) throws -> StoredWebStateList {
+        guard let revision = try WebStateListRows.revision(db, browser: browser) else {
+            throw StorageError.unknownBrowser(browser.uuidString)
+        }
+        if let cached = cache.withLock({ $0[browser] }), cached.revision == revision {
+            return cached
+        }
+        let loaded = try WebStateListRows.load(db, browser: browser)
+        cache.withLock { $0[browser] = loaded }
+        return loaded
+    }
+
+    /// Caches `stored` once the transaction commits; forgets the browser if it rolls back.
+    private func remember(_ stored: StoredWebStateList, for browser: BrowserID, in db: Database) {
+        db.afterNextTransaction(
+            onCommit: { [self] _ in self.cache.withLock { $0[browser] = stored } },
+            onRollback: { [self] _ in self.cache.withLock { _ = $0.removeValue(forKey: browser) } })
+    }
+
+    /// Gives a newly active tab a last-active time of now.
+    private func touchActive(_ list: inout WebStateList, from previous: WebStateList) throws {
+        guard let index = list.activeIndex, list.webStates[index].id != previous.activeWebState?.id else { return }
+        _ = try list.setLastActiveAt(Date(), forTabAt: index)
+    }
+}

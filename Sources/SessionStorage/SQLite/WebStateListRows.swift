@@ -1,0 +1,197 @@
+import Foundation
+import GRDB
+import SessionModel
+
+/// The SQL that reads and writes one browser's tab list.
+///
+/// Reads a whole list on a cache miss; writes only the rows a change touches
+/// (SEMANTICS.md rules are applied by the model before this runs).
+enum WebStateListRows {
+    // MARK: - Reading
+
+    /// The browser's revision, or `nil` when no such open browser exists.
+    static func revision(_ db: Database, browser: BrowserID) throws -> Int64? {
+        try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT revision FROM browsers WHERE id = ? AND closed_entry_id IS NULL"),
+            arguments: [browser.uuidString])
+    }
+
+    /// Reads the browser's whole list.
+    ///
+    /// - Throws: ``StorageError/unknownBrowser(_:)``, ``StorageError/corrupt(path:reason:)``
+    ///   when the stored rows break an invariant.
+    static func load(_ db: Database, browser: BrowserID) throws -> StoredWebStateList {
+        guard let row = try Row.fetchOne(
+            db, sql: "SELECT revision, active_tab_id FROM browsers WHERE id = ? AND closed_entry_id IS NULL",
+            arguments: [browser.uuidString])
+        else { throw StorageError.unknownBrowser(browser.uuidString) }
+        let revision: Int64 = row["revision"]
+        let activeTabID: String? = row["active_tab_id"]
+
+        let groups = try Row.fetchAll(
+            db, sql: "SELECT id, title, color, is_collapsed FROM tab_groups WHERE browser_id = ?",
+            arguments: [browser.uuidString]
+        ).map { row in
+            TabGroup(
+                id: try identifier(row["id"], TabGroupID.init(uuidString:)),
+                visualData: TabGroupVisualData(
+                    title: row["title"],
+                    color: TabGroupColor(rawValue: row["color"]) ?? .grey,
+                    isCollapsed: row["is_collapsed"]))
+        }
+
+        var webStates: [WebState] = []
+        var groupIDs: [TabGroupID?] = []
+        var keys: [WebStateID: Int64] = [:]
+        var pinnedCount = 0
+        var activeIndex: Int?
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT t.id, t.sort_key, t.is_pinned, t.group_id, t.current_entry_index, t.created_at,
+                   t.last_active_at, o.opener_tab_id, o.opener_navigation_index
+            FROM tabs AS t LEFT JOIN tab_openers AS o ON o.tab_id = t.id
+            WHERE t.browser_id = ?
+            ORDER BY t.sort_key
+            """, arguments: [browser.uuidString])
+        while let row = try rows.next() {
+            let id = try identifier(row["id"], WebStateID.init(uuidString:))
+            let openerText: String? = row["opener_tab_id"]
+            let opener = try openerText.map {
+                WebStateOpener(
+                    openerID: try identifier($0, WebStateID.init(uuidString:)),
+                    navigationIndex: row["opener_navigation_index"])
+            }
+            if row["is_pinned"] as Bool { pinnedCount += 1 }
+            if id.uuidString == activeTabID { activeIndex = webStates.count }
+            keys[id] = row["sort_key"]
+            webStates.append(WebState(
+                id: id, opener: opener, navigationIndex: row["current_entry_index"],
+                createdAt: row["created_at"], lastActiveAt: row["last_active_at"]))
+            let groupText: String? = row["group_id"]
+            groupIDs.append(try groupText.map { try identifier($0, TabGroupID.init(uuidString:)) })
+        }
+        do {
+            let list = try WebStateList(
+                webStates: webStates, pinnedCount: pinnedCount, groupIDs: groupIDs, groups: groups,
+                activeIndex: activeIndex)
+            return StoredWebStateList(revision: revision, list: list, keys: keys)
+        } catch {
+            throw StorageError.corrupt(
+                path: db.description, reason: "the tab list of browser \(browser) breaks its rules: \(error)")
+        }
+    }
+
+    private static func identifier<ID>(_ text: String, _ parse: (String) -> ID?) throws -> ID {
+        guard let id = parse(text) else {
+            throw StorageError.corrupt(path: "database", reason: "malformed identifier \(text)")
+        }
+        return id
+    }
+
+    // MARK: - Writing
+
+    /// Writes what `change` says turned `stored.list` into `list`, and returns the new stored state.
+    ///
+    /// Rows of removed tabs are deleted (with their history, by cascade);
+    /// inserted tabs get a row; moved tabs a new `sort_key` (see
+    /// ``SortKeyAllocator``); updated tabs their pinned state, group, opener,
+    /// history index and last-active time. The browser's `revision` grows by one.
+    static func write(
+        _ db: Database, browser: BrowserID, from stored: StoredWebStateList, to list: WebStateList,
+        change: WebStateListChange
+    ) throws -> StoredWebStateList {
+        var keys = stored.keys
+        guard !change.isEmpty else { return stored }
+
+        // SEMANTICS.md, Removal: removed tabs leave with their rows.
+        for removed in change.removed {
+            keys[removed.webState.id] = nil
+            try db.cachedStatement(sql: "DELETE FROM tabs WHERE id = ?").execute(arguments: [removed.webState.id.uuidString])
+        }
+
+        // Groups first, so tab rows can refer to them.
+        for id in change.groupsCreated {
+            guard let group = list.groups[id] else { continue }
+            try db.cachedStatement(sql: """
+                INSERT INTO tab_groups (id, browser_id, title, color, is_collapsed, created_at)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [
+                    id.uuidString, browser.uuidString, group.visualData.title, group.visualData.color.rawValue,
+                    group.visualData.isCollapsed, Date()])
+        }
+        for id in change.groupsUpdated {
+            guard let group = list.groups[id] else { continue }
+            try db.cachedStatement(sql: "UPDATE tab_groups SET title = ?, color = ?, is_collapsed = ? WHERE id = ?")
+                .execute(arguments: [
+                    group.visualData.title, group.visualData.color.rawValue, group.visualData.isCollapsed, id.uuidString])
+        }
+
+        // Keys: inserted and moved tabs take new ones between kept neighbours.
+        var oldKeys: [WebStateID: Int64] = [:]
+        for id in change.moved {
+            oldKeys[id] = keys.removeValue(forKey: id)
+        }
+        let order = list.webStates.map(\.id)
+        let newKeys = SortKeyAllocator.assign(order: order, keys: keys)
+        for id in newKeys.keys where !change.inserted.contains(id) && oldKeys[id] == nil {
+            oldKeys[id] = keys[id]
+        }
+        let rekeyed = newKeys.keys.filter { !change.inserted.contains($0) }
+        // The unique (browser_id, sort_key) index: park rows whose new key is
+        // still another rekeyed row's old key outside the key range first.
+        let oldValues = Set(rekeyed.compactMap { oldKeys[$0] })
+        if rekeyed.contains(where: { oldValues.contains(newKeys[$0]!) }) {
+            for (offset, id) in rekeyed.enumerated() {
+                try db.cachedStatement(sql: "UPDATE tabs SET sort_key = ? WHERE id = ?")
+                    .execute(arguments: [Int64.min + Int64(offset), id.uuidString])
+            }
+        }
+        for id in rekeyed {
+            try db.cachedStatement(sql: "UPDATE tabs SET sort_key = ? WHERE id = ?")
+                .execute(arguments: [newKeys[id]!, id.uuidString])
+        }
+        keys.merge(newKeys) { $1 }
+
+        for (index, webState) in list.webStates.enumerated() where change.inserted.contains(webState.id) {
+            try db.cachedStatement(sql: """
+                INSERT INTO tabs (id, browser_id, sort_key, is_pinned, group_id, current_entry_index,
+                                  created_at, last_active_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [
+                    webState.id.uuidString, browser.uuidString, keys[webState.id], list.isPinned(at: index),
+                    list.groupID(at: index)?.uuidString, webState.navigationIndex, webState.createdAt,
+                    webState.lastActiveAt])
+        }
+        // Openers once every inserted row exists: a new tab may be opened by another new one.
+        for webState in list.webStates where change.inserted.contains(webState.id) {
+            try writeOpener(db, of: webState)
+        }
+        for id in change.updated {
+            guard let index = list.index(of: id) else { continue }
+            let webState = list.webStates[index]
+            try db.cachedStatement(sql: """
+                UPDATE tabs SET is_pinned = ?, group_id = ?, current_entry_index = ?, last_active_at = ?
+                WHERE id = ?
+                """).execute(arguments: [
+                    list.isPinned(at: index), list.groupID(at: index)?.uuidString, webState.navigationIndex,
+                    webState.lastActiveAt, id.uuidString])
+            try db.cachedStatement(sql: "DELETE FROM tab_openers WHERE tab_id = ?").execute(arguments: [id.uuidString])
+            try writeOpener(db, of: webState)
+        }
+
+        for id in change.groupsDeleted {
+            try db.cachedStatement(sql: "DELETE FROM tab_groups WHERE id = ?").execute(arguments: [id.uuidString])
+        }
+
+        try db.cachedStatement(sql: """
+            UPDATE browsers SET revision = revision + 1, active_tab_id = ? WHERE id = ?
+            """).execute(arguments: [list.activeWebState?.id.uuidString, browser.uuidString])
+        return StoredWebStateList(revision: stored.revision + 1, list: list, keys: keys)
+    }
+
+    private static func writeOpener(_ db: Database, of webState: WebState) throws {
+        guard let opener = webState.opener else { return }
+        try db.cachedStatement(sql: """
+            INSERT INTO tab_openers (tab_id, opener_tab_id, opener_navigation_index) VALUES (?, ?, ?)
+            """).execute(arguments: [webState.id.uuidString, opener.openerID.uuidString, opener.navigationIndex])
+    }
+}
