@@ -19,7 +19,7 @@ import SessionModel
 /// a different scope for each browser of one store, since identifiers are
 /// unique per store), so a test can insert `names.webState("X")` and see `X`
 /// printed. Identifiers made elsewhere (by a store, for example) can be given
-/// names with ``assign(_:to:)-(_,WebStateID)``; tabs with no name print as `_`.
+/// names with ``assign(_:to:)``; tabs with no name print as `_`.
 public struct WebStateListNotation: Hashable, Sendable {
     /// Distinguishes the identifiers of lists that must not share them.
     public let scope: UInt32
