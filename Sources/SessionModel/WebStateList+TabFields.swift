@@ -38,4 +38,19 @@ extension WebStateList {
         webStates[index].lastActiveAt = date
         return WebStateListChange(from: before, to: self)
     }
+
+    /// Records when the tab at `index` was created (a store sets it to the
+    /// precision it keeps, so a list read back equals the one written).
+    ///
+    /// - Returns: What changed: the tab is updated, or nothing if the date was already `date`.
+    /// - Throws: ``WebStateListError/indexOutOfRange(index:count:)`` if `index` designates no tab.
+    @discardableResult
+    public mutating func setCreatedAt(_ date: Date, forTabAt index: Int) throws -> WebStateListChange {
+        try checkIndex(index)
+        guard webStates[index].createdAt != date else { return WebStateListChange() }
+        webStates[index].createdAt = date
+        var change = WebStateListChange()
+        change.updated.insert(webStates[index].id)
+        return change
+    }
 }

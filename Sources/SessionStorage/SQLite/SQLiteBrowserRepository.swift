@@ -12,16 +12,17 @@ public final class SQLiteBrowserRepository: BrowserRepository {
     }
 
     public func createBrowser() throws -> Browser {
-        let browser = Browser(isOffTheRecord: database.isOffTheRecord)
         try database.mutate { db in
+            let now = try latestActivation(db)
+            let browser = Browser(createdAt: now, lastActiveAt: now, isOffTheRecord: database.isOffTheRecord)
             try db.execute(
                 sql: """
                     INSERT INTO browsers (id, created_at, last_active_at, revision) VALUES (?, ?, ?, ?)
                     """,
                 arguments: [browser.id.uuidString, browser.createdAt, browser.lastActiveAt,
                             Int64.random(in: 0..<(1 << 62))])
+            return browser
         }
-        return browser
     }
 
     public func browsers() throws -> [Browser] {
@@ -46,7 +47,7 @@ public final class SQLiteBrowserRepository: BrowserRepository {
         try database.mutate { db in
             try db.execute(
                 sql: "UPDATE browsers SET last_active_at = ? WHERE id = ? AND closed_entry_id IS NULL",
-                arguments: [Date(), id.uuidString])
+                arguments: [try latestActivation(db), id.uuidString])
             if db.changesCount == 0 { throw StorageError.unknownBrowser(id.uuidString) }
         }
     }
@@ -57,6 +58,16 @@ public final class SQLiteBrowserRepository: BrowserRepository {
                 sql: "DELETE FROM browsers WHERE id = ? AND closed_entry_id IS NULL", arguments: [id.uuidString])
             if db.changesCount == 0 { throw StorageError.unknownBrowser(id.uuidString) }
         }
+    }
+
+    /// Now, or just after the latest activation if the clock has not moved
+    /// past it: the browser made active last is always listed first.
+    private func latestActivation(_ db: Database) throws -> Date {
+        let now = Date().storedPrecision
+        guard let latest = try Date.fetchOne(db, sql: "SELECT max(last_active_at) FROM browsers"), latest >= now else {
+            return now
+        }
+        return latest.addingTimeInterval(0.001).storedPrecision
     }
 
     private func browser(from row: Row) -> Browser? {

@@ -63,6 +63,7 @@ public final class SQLiteWebStateListRepository: WebStateListRepository {
                 db, browser: source, from: sourceKeys, to: sourceList, change: sourceChange)
 
             moving.opener = nil
+            moving.lastActiveAt = moving.lastActiveAt.storedPrecision
             var targetList = targetStored.list
             let (newIndex, _) = try targetList.insert(moving, params: params)
             try self.touchActive(&targetList, from: targetStored.list)
@@ -109,9 +110,18 @@ public final class SQLiteWebStateListRepository: WebStateListRepository {
             onRollback: { [self] _ in self.cache.withLock { _ = $0.removeValue(forKey: browser) } })
     }
 
-    /// Gives a newly active tab a last-active time of now.
+    /// Gives a newly active tab a last-active time of now, and every tab new to
+    /// the list times at the precision the database keeps (milliseconds), so
+    /// the cached list equals the list read back after a restart.
     private func touchActive(_ list: inout WebStateList, from previous: WebStateList) throws {
-        guard let index = list.activeIndex, list.webStates[index].id != previous.activeWebState?.id else { return }
-        _ = try list.setLastActiveAt(Date(), forTabAt: index)
+        if let index = list.activeIndex, list.webStates[index].id != previous.activeWebState?.id {
+            _ = try list.setLastActiveAt(Date().storedPrecision, forTabAt: index)
+        }
+        guard list.count != previous.count || list.webStates.map(\.id) != previous.webStates.map(\.id) else { return }
+        for index in list.webStates.indices where previous.index(of: list.webStates[index].id) == nil {
+            let webState = list.webStates[index]
+            _ = try list.setCreatedAt(webState.createdAt.storedPrecision, forTabAt: index)
+            _ = try list.setLastActiveAt(webState.lastActiveAt.storedPrecision, forTabAt: index)
+        }
     }
 }

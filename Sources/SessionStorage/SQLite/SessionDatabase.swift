@@ -75,6 +75,21 @@ public final class SessionDatabase: Sendable {
         }
     }
 
+    /// Closes the store's connections, folding the WAL back into the file.
+    ///
+    /// The store must not be used afterwards.
+    public func close() throws {
+        guard let pool = writer as? DatabasePool else { return }
+        do {
+            // GRDB closes its writer before its readers, so the last connection
+            // to close is read-only and cannot checkpoint: do it here.
+            _ = try pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+            try pool.close()
+        } catch {
+            throw StorageError(error, path: path ?? ":memory:", operation: "closing")
+        }
+    }
+
     /// Opens a new, empty, migrated in-memory store that never touches a file.
     ///
     /// Off-the-record browsers live in such a store.

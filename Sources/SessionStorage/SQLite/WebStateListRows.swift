@@ -145,12 +145,33 @@ enum WebStateListRows {
                     .execute(arguments: [Int64.min + Int64(offset), id.uuidString])
             }
         }
-        for id in rekeyed {
+        for id in rekeyed where !change.updated.contains(id) {
             try db.cachedStatement(sql: "UPDATE tabs SET sort_key = ? WHERE id = ?")
                 .execute(arguments: [newKeys[id]!, id.uuidString])
         }
         keys.merge(newKeys) { $1 }
 
+        // Updated rows before inserts: a new tab may take a key an updated one is leaving.
+        var openersToWrite: [WebState] = []
+        for id in change.updated {
+            guard let index = list.index(of: id) else { continue }
+            let webState = list.webStates[index]
+            // The key too, in the same statement: one write per updated row.
+            try db.cachedStatement(sql: """
+                UPDATE tabs SET sort_key = ?, is_pinned = ?, group_id = ?, current_entry_index = ?, last_active_at = ?
+                WHERE id = ?
+                """).execute(arguments: [
+                    keys[id], list.isPinned(at: index), list.groupID(at: index)?.uuidString, webState.navigationIndex,
+                    webState.lastActiveAt, id.uuidString])
+            let previousOpener = stored.list.index(of: id).flatMap { stored.list.webStates[$0].opener }
+            if previousOpener != webState.opener {
+                if previousOpener != nil {
+                    try db.cachedStatement(sql: "DELETE FROM tab_openers WHERE tab_id = ?")
+                        .execute(arguments: [id.uuidString])
+                }
+                openersToWrite.append(webState)
+            }
+        }
         for (index, webState) in list.webStates.enumerated() where change.inserted.contains(webState.id) {
             try db.cachedStatement(sql: """
                 INSERT INTO tabs (id, browser_id, sort_key, is_pinned, group_id, current_entry_index,
@@ -160,21 +181,10 @@ enum WebStateListRows {
                     webState.id.uuidString, browser.uuidString, keys[webState.id], list.isPinned(at: index),
                     list.groupID(at: index)?.uuidString, webState.navigationIndex, webState.createdAt,
                     webState.lastActiveAt])
+            openersToWrite.append(webState)
         }
         // Openers once every inserted row exists: a new tab may be opened by another new one.
-        for webState in list.webStates where change.inserted.contains(webState.id) {
-            try writeOpener(db, of: webState)
-        }
-        for id in change.updated {
-            guard let index = list.index(of: id) else { continue }
-            let webState = list.webStates[index]
-            try db.cachedStatement(sql: """
-                UPDATE tabs SET is_pinned = ?, group_id = ?, current_entry_index = ?, last_active_at = ?
-                WHERE id = ?
-                """).execute(arguments: [
-                    list.isPinned(at: index), list.groupID(at: index)?.uuidString, webState.navigationIndex,
-                    webState.lastActiveAt, id.uuidString])
-            try db.cachedStatement(sql: "DELETE FROM tab_openers WHERE tab_id = ?").execute(arguments: [id.uuidString])
+        for webState in openersToWrite {
             try writeOpener(db, of: webState)
         }
 

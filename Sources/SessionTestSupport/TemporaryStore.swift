@@ -1,0 +1,85 @@
+import Foundation
+import SessionModel
+import SessionStorage
+
+/// A real store for tests: a SQLite file in a fresh temporary directory, or an
+/// in-memory database, with its repositories. Removed when released.
+public final class TemporaryStore {
+    /// Where the file lives, for on-disk stores.
+    public let directory: TemporaryDirectory?
+    /// The file's path, or `nil` in memory.
+    public var path: String? { directory?.file("store.sqlite") }
+    /// The open database.
+    public private(set) var database: SessionDatabase
+    /// Its browser repository.
+    public private(set) var browsers: SQLiteBrowserRepository
+    /// Its tab-list repository.
+    public private(set) var tabs: SQLiteWebStateListRepository
+
+    private init(directory: TemporaryDirectory?, database: SessionDatabase) {
+        self.directory = directory
+        self.database = database
+        browsers = SQLiteBrowserRepository(database: database)
+        tabs = SQLiteWebStateListRepository(database: database)
+    }
+
+    deinit {
+        try? database.close()
+        directory?.remove()
+    }
+
+    /// A store in a file of a new temporary directory.
+    public static func onDisk() throws -> TemporaryStore {
+        let directory = try TemporaryDirectory()
+        return TemporaryStore(directory: directory, database: try SessionDatabase.open(atPath: directory.file("store.sqlite")))
+    }
+
+    /// A store in memory.
+    public static func inMemory() throws -> TemporaryStore {
+        TemporaryStore(directory: nil, database: try SessionDatabase.inMemory())
+    }
+
+    /// Both kinds, for tests that run the same body on each.
+    public enum Kind: String, CaseIterable, Sendable, CustomStringConvertible {
+        case inMemory, onDisk
+        public var description: String { rawValue }
+        /// Makes a store of this kind.
+        public func make() throws -> TemporaryStore {
+            switch self {
+            case .inMemory: try TemporaryStore.inMemory()
+            case .onDisk: try TemporaryStore.onDisk()
+            }
+        }
+    }
+
+    /// Closes the file and opens it again with new repositories (fresh caches),
+    /// as an app restarting would. In memory, does nothing.
+    public func reopen() throws {
+        guard let path else { return }
+        try database.close()
+        database = try SessionDatabase.open(atPath: path)
+        browsers = SQLiteBrowserRepository(database: database)
+        tabs = SQLiteWebStateListRepository(database: database)
+    }
+
+    /// Creates a browser holding the list `text` describes, through the repositories.
+    ///
+    /// - Returns: The browser and the notation that names its tabs.
+    public func seed(
+        _ text: String, openers: [String: String] = [:], navigationIndexes: [String: Int] = [:],
+        openerNavigationIndexes: [String: Int] = [:], groups: [String: TabGroupVisualData] = [:],
+        scope: UInt32 = 0
+    ) throws -> (browser: BrowserID, notation: WebStateListNotation) {
+        let (list, notation) = try WebStateListNotation.parse(
+            text, openers: openers, navigationIndexes: navigationIndexes,
+            openerNavigationIndexes: openerNavigationIndexes, groups: groups, scope: scope)
+        let browser = try browsers.createBrowser().id
+        try tabs.update(browser) { $0 = list }
+        return (browser, notation)
+    }
+
+    /// The browser's list as notation.
+    public func format(_ browser: BrowserID, _ notation: WebStateListNotation) throws -> String {
+        notation.format(try tabs.webStateList(in: browser))
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import SessionModel
+import SessionTestSupport
+import Testing
+@testable import SessionStorage
+
+@Suite struct SQLiteBrowserRepositoryTests {
+    @Test(arguments: TemporaryStore.Kind.allCases)
+    func browsers_areListedMostRecentlyActiveFirst_andSurviveReopening(kind: TemporaryStore.Kind) throws {
+        let store = try kind.make()
+        let first = try store.browsers.createBrowser()
+        let second = try store.browsers.createBrowser()
+        #expect(first.isOffTheRecord == (kind == .inMemory))
+        try store.browsers.markActive(first.id)
+        #expect(try store.browsers.browsers().map(\.id) == [first.id, second.id])
+        try store.browsers.markActive(second.id)
+        try store.reopen()
+        #expect(try store.browsers.browsers().map(\.id) == [second.id, first.id])
+        #expect(try store.browsers.browser(first.id)?.createdAt == first.createdAt.storedPrecision)
+    }
+
+    @Test func closeBrowser_removesItAndItsTabs() throws {
+        let store = try TemporaryStore.onDisk()
+        let (browser, _) = try store.seed("a | [ 0 b* ] c")
+        let (other, names) = try store.seed("| x*", scope: 1)
+        try store.browsers.closeBrowser(browser)
+        #expect(try store.browsers.browsers().map(\.id) == [other])
+        #expect(throws: StorageError.unknownBrowser(browser.uuidString)) { try store.tabs.webStateList(in: browser) }
+        #expect(try store.format(other, names) == "| x*")
+        let status = try SessionStoreFile.status(atPath: store.path!)
+        #expect(status.counts?.tabs == 1)
+        #expect(status.counts?.groups == 0)
+        #expect(try SessionStoreFile.check(atPath: store.path!) == [])
+    }
+
+    @Test func unknownBrowser_isATypedError() throws {
+        let store = try TemporaryStore.inMemory()
+        let stranger = BrowserID()
+        #expect(try store.browsers.browser(stranger) == nil)
+        #expect(throws: StorageError.unknownBrowser(stranger.uuidString)) { try store.browsers.markActive(stranger) }
+        #expect(throws: StorageError.unknownBrowser(stranger.uuidString)) { try store.browsers.closeBrowser(stranger) }
+    }
+}
