@@ -29,4 +29,28 @@ public protocol BrowserRepository: Sendable {
     ///
     /// - Throws: ``StorageError/unknownBrowser(_:)``.
     func closeBrowser(_ id: BrowserID) throws
+
+    /// Every open browser with its tab count and active tab, most recently active first.
+    func browserSummaries() throws -> [BrowserSummary]
+
+    /// Observes ``browserSummaries()``: the current value first, then one value
+    /// per committed change that altered it, on a private serial queue.
+    func observeBrowsers(
+        onChange: @escaping @Sendable (Result<[BrowserSummary], any Error>) -> Void
+    ) -> any StoreObservation
+}
+
+extension BrowserRepository {
+    /// ``browserSummaries()`` as an asynchronous sequence of values.
+    public func browserSummarySequence() -> AsyncThrowingStream<[BrowserSummary], any Error> {
+        AsyncThrowingStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
+            let observation = observeBrowsers { result in
+                switch result {
+                case .success(let value): continuation.yield(value)
+                case .failure(let error): continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in observation.cancel() }
+        }
+    }
 }

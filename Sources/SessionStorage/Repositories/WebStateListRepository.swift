@@ -51,4 +51,36 @@ public protocol WebStateListRepository: Sendable {
     ///   `WebStateListError` for bad parameters.
     @discardableResult
     func moveWebState(_ id: WebStateID, to browser: BrowserID, params: InsertionParams) throws -> Int
+
+    /// The browser's list with each tab's current page, as stored now.
+    ///
+    /// - Throws: ``StorageError/unknownBrowser(_:)``.
+    func snapshot(of browser: BrowserID) throws -> WebStateListSnapshot
+
+    /// Observes the browser's list with each tab's current page.
+    ///
+    /// `onChange` receives the current snapshot first, then one snapshot per
+    /// committed change that altered it (see ``StoreObservationDelivery``), on a
+    /// private serial queue; a failure (such as the browser being closed) is
+    /// delivered as `.failure`.
+    func observe(
+        _ browser: BrowserID, onChange: @escaping @Sendable (Result<WebStateListSnapshot, any Error>) -> Void
+    ) -> any StoreObservation
+}
+
+extension WebStateListRepository {
+    /// The browser's snapshots as an asynchronous sequence; see ``observe(_:onChange:)``.
+    ///
+    /// The observation stops when the sequence's consumer stops iterating.
+    public func snapshots(of browser: BrowserID) -> AsyncThrowingStream<WebStateListSnapshot, any Error> {
+        AsyncThrowingStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
+            let observation = observe(browser) { result in
+                switch result {
+                case .success(let snapshot): continuation.yield(snapshot)
+                case .failure(let error): continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in observation.cancel() }
+        }
+    }
 }

@@ -60,6 +60,42 @@ public final class SQLiteBrowserRepository: BrowserRepository {
         }
     }
 
+    public func browserSummaries() throws -> [BrowserSummary] {
+        try database.read { db in try Self.summaries(db, offTheRecord: database.isOffTheRecord) }
+    }
+
+    public func observeBrowsers(
+        onChange: @escaping @Sendable (Result<[BrowserSummary], any Error>) -> Void
+    ) -> any StoreObservation {
+        let offTheRecord = database.isOffTheRecord
+        return SnapshotObserver(
+            database: database, fetch: { db in try Self.summaries(db, offTheRecord: offTheRecord) }, onChange: onChange)
+    }
+
+    private static func summaries(_ db: Database, offTheRecord: Bool) throws -> [BrowserSummary] {
+        try Row.fetchAll(db, sql: """
+            SELECT b.id, b.created_at, b.last_active_at, b.active_tab_id,
+                   (SELECT count(*) FROM tabs WHERE tabs.browser_id = b.id) AS tab_count,
+                   e.title, e.url, e.virtual_url, e.favicon_url
+            FROM browsers AS b
+            LEFT JOIN tabs AS t ON t.id = b.active_tab_id
+            LEFT JOIN navigation_entries AS e ON e.tab_id = t.id AND e.entry_index = t.current_entry_index
+            WHERE b.closed_entry_id IS NULL
+            ORDER BY b.last_active_at DESC, b.created_at DESC, b.id
+            """).compactMap { row in
+            guard let id = BrowserID(uuidString: row["id"]) else { return nil }
+            let url: String? = row["url"]
+            return BrowserSummary(
+                browser: Browser(id: id, createdAt: row["created_at"], lastActiveAt: row["last_active_at"],
+                                 isOffTheRecord: offTheRecord),
+                tabCount: row["tab_count"],
+                activeTab: (row["active_tab_id"] as String?).flatMap(WebStateID.init(uuidString:)),
+                activePage: url.map {
+                    PageSummary(title: row["title"], url: $0, virtualURL: row["virtual_url"], faviconURL: row["favicon_url"])
+                })
+        }
+    }
+
     /// Now, or just after the latest activation if the clock has not moved
     /// past it: the browser made active last is always listed first.
     private func latestActivation(_ db: Database) throws -> Date {

@@ -88,6 +88,17 @@ public final class SQLiteWebStateListRepository: WebStateListRepository {
         }
     }
 
+    public func snapshot(of browser: BrowserID) throws -> WebStateListSnapshot {
+        try database.read { db in try WebStateListRows.snapshot(db, browser: browser) }
+    }
+
+    public func observe(
+        _ browser: BrowserID, onChange: @escaping @Sendable (Result<WebStateListSnapshot, any Error>) -> Void
+    ) -> any StoreObservation {
+        SnapshotObserver(database: database, fetch: { db in try WebStateListRows.snapshot(db, browser: browser) },
+                         onChange: onChange)
+    }
+
     // MARK: - Cache
 
     /// The browser's stored list: the cached one if its revision is current, else read anew.

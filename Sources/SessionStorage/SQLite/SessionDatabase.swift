@@ -47,10 +47,15 @@ public final class SessionDatabase: Sendable {
     /// Whether the store lives in memory only (off-the-record browsers).
     public var isOffTheRecord: Bool { path == nil }
     let writer: any DatabaseWriter
+    /// Notices other processes' commits; `nil` in memory, where there are none.
+    let externalChanges: ExternalChangeMonitor?
 
-    private init(path: String?, writer: any DatabaseWriter) {
+    private init(path: String?, writer: any DatabaseWriter, configuration: Configuration = Configuration()) {
         self.path = path
         self.writer = writer
+        externalChanges = path.map {
+            ExternalChangeMonitor(path: $0, configuration: configuration.grdb(readonly: true))
+        }
     }
 
     /// Opens (creating if allowed) and migrates the store at `path`.
@@ -69,7 +74,7 @@ public final class SessionDatabase: Sendable {
                 let status = try SchemaMigrator().status(db, path: path)
                 if !status.isCurrent { throw StorageError.migrationsPending(path: path, pending: status.pending) }
             }
-            return SessionDatabase(path: path, writer: pool)
+            return SessionDatabase(path: path, writer: pool, configuration: configuration)
         } catch {
             throw StorageError(error, path: path, operation: "opening the database")
         }

@@ -80,6 +80,29 @@ enum WebStateListRows {
         }
     }
 
+    /// Reads the browser's list and each tab's current page.
+    static func snapshot(_ db: Database, browser: BrowserID) throws -> WebStateListSnapshot {
+        let list = try load(db, browser: browser).list
+        return WebStateListSnapshot(browser: browser, list: list, pages: try pages(db, browser: browser))
+    }
+
+    /// The current page of every tab of the browser that has one.
+    static func pages(_ db: Database, browser: BrowserID) throws -> [WebStateID: PageSummary] {
+        var pages: [WebStateID: PageSummary] = [:]
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT t.id, e.title, e.url, e.virtual_url, e.favicon_url
+            FROM tabs AS t
+            JOIN navigation_entries AS e ON e.tab_id = t.id AND e.entry_index = t.current_entry_index
+            WHERE t.browser_id = ?
+            """, arguments: [browser.uuidString])
+        while let row = try rows.next() {
+            guard let id = WebStateID(uuidString: row["id"]) else { continue }
+            pages[id] = PageSummary(
+                title: row["title"], url: row["url"], virtualURL: row["virtual_url"], faviconURL: row["favicon_url"])
+        }
+        return pages
+    }
+
     private static func identifier<ID>(_ text: String, _ parse: (String) -> ID?) throws -> ID {
         guard let id = parse(text) else {
             throw StorageError.corrupt(path: "database", reason: "malformed identifier \(text)")

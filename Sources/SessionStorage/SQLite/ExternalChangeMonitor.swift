@@ -1,0 +1,88 @@
+import Dispatch
+import Foundation
+import GRDB
+import Synchronization
+
+/// Notices commits made to a store file by other processes.
+///
+/// GRDB's observation sees only this process's writes. While anyone is
+/// subscribed, a timer reads `PRAGMA data_version` on a connection of its own
+/// every ``StoreObservationDelivery/externalChangeLatency`` seconds; the value
+/// moves whenever another connection (another process, or this process's
+/// writer) commits, and subscribers then refetch. Nothing runs while no one
+/// is subscribed.
+final class ExternalChangeMonitor: @unchecked Sendable {
+    /// A subscription; ``cancel()`` ends it.
+    final class Subscription: Sendable {
+        private let monitor: ExternalChangeMonitor
+        private let id: UUID
+
+        fileprivate init(monitor: ExternalChangeMonitor, id: UUID) {
+            self.monitor = monitor
+            self.id = id
+        }
+
+        func cancel() {
+            monitor.unsubscribe(id)
+        }
+    }
+
+    private let path: String
+    private let configuration: GRDB.Configuration
+    private let queue = DispatchQueue(label: "sessionstore.external-changes")
+    private let subscribers = Mutex<[UUID: @Sendable () -> Void]>([:])
+    // Confined to `queue`.
+    nonisolated(unsafe) private var timer: (any DispatchSourceTimer)?
+    nonisolated(unsafe) private var connection: DatabaseQueue?
+    nonisolated(unsafe) private var version: Int?
+
+    init(path: String, configuration: GRDB.Configuration) {
+        self.path = path
+        self.configuration = configuration
+    }
+
+    /// Calls `handler` (on a private queue) after another connection commits.
+    func subscribe(_ handler: @escaping @Sendable () -> Void) -> Subscription {
+        let id = UUID()
+        subscribers.withLock { $0[id] = handler }
+        queue.async { self.update() }
+        return Subscription(monitor: self, id: id)
+    }
+
+    private func unsubscribe(_ id: UUID) {
+        subscribers.withLock { $0[id] = nil }
+        queue.async { self.update() }
+    }
+
+    /// Runs on `queue`: starts the timer when someone listens, stops it when no one does.
+    private func update() {
+        let listening = subscribers.withLock { !$0.isEmpty }
+        if listening, timer == nil {
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            let interval = StoreObservationDelivery.externalChangeLatency
+            timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(20))
+            timer.setEventHandler { [weak self] in self?.tick() }
+            self.timer = timer
+            tick()  // the starting version
+            timer.resume()
+        } else if !listening, let timer {
+            timer.cancel()
+            self.timer = nil
+            connection = nil
+            version = nil
+        }
+    }
+
+    /// Runs on `queue`: compares the data version with the last one seen.
+    private func tick() {
+        if connection == nil {
+            connection = try? DatabaseQueue(path: path, configuration: configuration)
+        }
+        guard let connection,
+              let current = try? connection.inDatabase({ try Int.fetchOne($0, sql: "PRAGMA data_version") })
+        else { return }
+        defer { version = current }
+        guard let previous = version, previous != current else { return }
+        for handler in subscribers.withLock({ Array($0.values) }) { handler() }
+    }
+}
