@@ -1,5 +1,6 @@
 import Foundation
 import SessionModel
+import SessionTestSupport
 import Testing
 
 /// Histories as text: `"a b* c"` is three entries titled a, b and c, the second current; `""` is empty.
