@@ -37,6 +37,8 @@ let package = Package(
             dependencies: [
                 "SessionModel",
                 "SessionStorage",
+                "SessionConsumers",
+                "SessionMediators",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -56,6 +58,10 @@ let package = Package(
         ),
         .testTarget(name: "SessionModelTests", dependencies: ["SessionModel", "SessionTestSupport"]),
         .testTarget(name: "SessionStorageTests", dependencies: ["SessionModel", "SessionStorage", "SessionTestSupport"]),
+        .testTarget(
+            name: "SessionMediatorsTests",
+            dependencies: ["SessionMediators", "SessionConsumers", "SessionStorage", "SessionModel", "SessionTestSupport"]
+        ),
         .testTarget(
             name: "SessionStoreCommandTests",
             dependencies: ["SessionStoreCommand", "SessionStorage", "SessionTestSupport", "sessionstore"]
