@@ -213,7 +213,7 @@ import Testing
         let (second, otherNames) = try store.seed("| x*", scope: 1)
         let moving = names.webStateID("b")
         try PlainSQLite.execute(
-            "INSERT INTO navigation_entries (tab_id, entry_index, url, timestamp) VALUES (?, 0, 'https://example.org/', '2026-01-01 00:00:00.000'); UPDATE tabs SET current_entry_index = 0 WHERE id = ?",
+            "INSERT INTO navigation_entries (tab_id, sequence, url, timestamp) VALUES (?, 0, 'https://example.org/', '2026-01-01 00:00:00.000'); UPDATE tabs SET current_entry_index = 0 WHERE id = ?",
             arguments: [moving.uuidString, moving.uuidString], atPath: try #require(store.path))
         try store.reopen()
         let index = try store.tabs.moveWebState(moving, to: second, params: .automatic().activate())

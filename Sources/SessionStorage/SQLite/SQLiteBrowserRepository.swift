@@ -79,7 +79,7 @@ public final class SQLiteBrowserRepository: BrowserRepository {
                    e.title, e.url, e.virtual_url, e.favicon_url
             FROM browsers AS b
             LEFT JOIN tabs AS t ON t.id = b.active_tab_id
-            LEFT JOIN navigation_entries AS e ON e.tab_id = t.id AND e.entry_index = t.current_entry_index
+            LEFT JOIN navigation_entries AS e ON e.tab_id = t.id AND e.sequence = t.history_start + t.current_entry_index
             WHERE b.closed_entry_id IS NULL
             ORDER BY b.last_active_at DESC, b.created_at DESC, b.id
             """).compactMap { row in

@@ -29,7 +29,10 @@ public final class SQLiteWebStateListRepository: WebStateListRepository {
             var list = stored.list
             let result = try body(&list)
             try self.touchActive(&list, from: stored.list)
-            let change = WebStateListChange.between(stored.list, list)
+            var change = WebStateListChange.between(stored.list, list)
+            if try self.keepHistoryIndexes(&list, from: stored.list, change: change) {
+                change = WebStateListChange.between(stored.list, list)
+            }
             let written = try WebStateListRows.write(db, browser: browser, from: stored, to: list, change: change)
             self.remember(written, for: browser, in: db)
             return result
@@ -119,6 +122,23 @@ public final class SQLiteWebStateListRepository: WebStateListRepository {
         db.afterNextTransaction(
             onCommit: { [self] _ in self.cache.withLock { $0[browser] = stored } },
             onRollback: { [self] _ in self.cache.withLock { _ = $0.removeValue(forKey: browser) } })
+    }
+
+    /// Puts back each tab's history index as the history repository stored it
+    /// (`nil` for a new tab): the list does not own it. Returns whether any changed.
+    private func keepHistoryIndexes(
+        _ list: inout WebStateList, from previous: WebStateList, change: WebStateListChange
+    ) throws -> Bool {
+        var changed = false
+        for id in change.inserted.union(change.updated) {
+            guard let index = list.index(of: id) else { continue }
+            let stored = previous.index(of: id).flatMap { previous.webStates[$0].navigationIndex }
+            if list.webStates[index].navigationIndex != stored {
+                _ = try list.setNavigationIndex(stored, forTabAt: index)
+                changed = true
+            }
+        }
+        return changed
     }
 
     /// Gives a newly active tab a last-active time of now, and every tab new to
