@@ -249,7 +249,7 @@ import Testing
         #expect(try changes { try store.tabs.insert(in: browser, params: .atIndex(middle)) } == 2)  // tab + browser
         #expect(try changes { try store.tabs.move(in: browser, from: 1, to: count - 1) } == 2)
         #expect(try changes { try store.tabs.activate(in: browser, at: middle) } == 2)
-        #expect(try changes { try store.tabs.close(in: browser, at: 3) } == 2)
+        #expect(try changes { try store.tabs.close(in: browser, at: 3) } == 3)  // + its closed entry
         #expect(try changes { try store.tabs.setPinned(true, in: browser, at: 5) } == 2)
     }
 }

@@ -42,6 +42,10 @@ public final class SessionDatabase: Sendable {
         public var maximumNavigationEntries = NavigationLimits.defaultMaximumEntries
         /// The largest engine-state blob kept per tab, in bytes; a larger one is dropped.
         public var maximumEngineStateBytes = NavigationLimits.defaultMaximumEngineStateBytes
+        /// The most recently closed entries kept (Chrome and Firefox keep 25).
+        public var maximumClosedEntries = 25
+        /// How long a recently closed entry is kept, in seconds (Firefox: 14 days).
+        public var closedEntryLifetime: TimeInterval = 14 * 24 * 60 * 60
 
         /// The default configuration.
         public init() {}

@@ -114,8 +114,9 @@ enum WebStateListRows {
 
     /// Writes what `change` says turned `stored.list` into `list`, and returns the new stored state.
     ///
-    /// Rows of removed tabs are deleted (with their history, by cascade);
-    /// inserted tabs get a row; moved tabs a new `sort_key` (see
+    /// Rows of removed tabs are deleted (with their history, by cascade) unless
+    /// the caller moved them out of the browser first; inserted tabs get a row,
+    /// or take over their existing one (a restored or moved tab keeps its history); moved tabs a new `sort_key` (see
     /// ``SortKeyAllocator``); updated tabs their pinned state, group, opener and
     /// last-active time (the history index belongs to the history repository).
     /// The browser's `revision` grows by one.
@@ -126,10 +127,12 @@ enum WebStateListRows {
         var keys = stored.keys
         guard !change.isEmpty else { return stored }
 
-        // SEMANTICS.md, Removal: removed tabs leave with their rows.
+        // SEMANTICS.md, Removal: removed tabs leave with their rows, unless the
+        // caller already moved the rows out (to recently closed, or to another browser).
         for removed in change.removed {
             keys[removed.webState.id] = nil
-            try db.cachedStatement(sql: "DELETE FROM tabs WHERE id = ?").execute(arguments: [removed.webState.id.uuidString])
+            try db.cachedStatement(sql: "DELETE FROM tabs WHERE id = ? AND browser_id = ?")
+                .execute(arguments: [removed.webState.id.uuidString, browser.uuidString])
         }
 
         // Groups first, so tab rows can refer to them.
@@ -199,6 +202,10 @@ enum WebStateListRows {
             try db.cachedStatement(sql: """
                 INSERT INTO tabs (id, browser_id, sort_key, is_pinned, group_id, created_at, last_active_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET
+                    browser_id = excluded.browser_id, closed_entry_id = NULL, sort_key = excluded.sort_key,
+                    is_pinned = excluded.is_pinned, group_id = excluded.group_id,
+                    last_active_at = excluded.last_active_at
                 """).execute(arguments: [
                     webState.id.uuidString, browser.uuidString, keys[webState.id], list.isPinned(at: index),
                     list.groupID(at: index)?.uuidString, webState.createdAt, webState.lastActiveAt])
