@@ -33,6 +33,9 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownTab(String)
     /// No recently closed entry with this identifier exists in the store.
     case unknownClosedEntry(String)
+    /// An import document is malformed or inconsistent: where (a JSON path or a
+    /// line and column) and what; the store was not changed.
+    case invalidArchive(location: String, reason: String)
 
     public var description: String {
         switch self {
@@ -64,6 +67,8 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
             "No tab \(id) in the session store."
         case .unknownClosedEntry(let id):
             "No recently closed entry \(id) in the session store."
+        case .invalidArchive(let location, let reason):
+            "Invalid document at \(location): \(reason.hasSuffix(".") ? String(reason.dropLast()) : reason); the store was not changed."
         }
     }
 }

@@ -25,7 +25,7 @@ enum ExitStatus {
         switch error {
         case .fileNotFound: noInput
         case .notARegularFile, .notASessionStore, .corrupt, .migrationChecksumMismatch, .migrationsPending,
-            .unknownBrowser, .unknownTab, .unknownClosedEntry:
+            .unknownBrowser, .unknownTab, .unknownClosedEntry, .invalidArchive:
             dataError
         case .databaseNewerThanBinary: newerDatabase
         case .busy: temporaryFailure
@@ -36,7 +36,12 @@ enum ExitStatus {
 
     /// Prints the error as one line on stderr and exits with its status.
     static func fail(_ error: StorageError) -> Never {
-        FileHandle.standardError.write(Data("sessionstore: \(error.description)\n".utf8))
-        exit(code(for: error))
+        fail(message: error.description, status: code(for: error))
+    }
+
+    /// Prints `message` as one line on stderr and exits with `status`.
+    static func fail(message: String, status: Int32) -> Never {
+        FileHandle.standardError.write(Data("sessionstore: \(message)\n".utf8))
+        exit(status)
     }
 }

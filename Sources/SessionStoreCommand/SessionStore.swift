@@ -21,7 +21,7 @@ public struct SessionStore: ParsableCommand {
               75  the database is locked by another process beyond the busy timeout
               78  the database is newer than this tool
             """,
-        subcommands: [Migrate.self, Status.self, Check.self, Ls.self, Show.self, Closed.self, Restore.self, Prune.self, Demo.self]
+        subcommands: [Migrate.self, Status.self, Check.self, Ls.self, Show.self, Closed.self, Restore.self, Prune.self, Export.self, Import.self, Demo.self]
     )
 
     public init() {}
@@ -34,6 +34,8 @@ public struct SessionStore: ParsableCommand {
             try command.run()
         } catch let error as StorageError {
             ExitStatus.fail(error)
+        } catch let failure as ImportFailure {
+            ExitStatus.fail(message: failure.description, status: ExitStatus.dataError)
         } catch {
             exit(withError: error)
         }

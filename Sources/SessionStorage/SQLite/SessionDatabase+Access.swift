@@ -31,3 +31,24 @@ extension SessionDatabase {
         }
     }
 }
+
+extension SessionDatabase {
+    /// The whole store as a document, in its canonical order (see ``SessionArchive``).
+    public func exportArchive() throws -> SessionArchive {
+        try read { db in try ArchiveRows.export(db) }
+    }
+
+    /// Checks the whole document, then writes it in one transaction.
+    ///
+    /// By default the document is merged: its identifiers must be new to the
+    /// store. With `replacing`, the store's content is swapped for the
+    /// document's. Nothing is written unless everything is valid.
+    ///
+    /// - Throws: ``StorageError/invalidArchive(location:reason:)``.
+    public func importArchive(_ archive: SessionArchive, replacing: Bool = false) throws {
+        let validated = try archive.validated(configuration: configuration)
+        try mutate { db in
+            try ArchiveRows.importArchive(db, archive, validated: validated, replacing: replacing)
+        }
+    }
+}

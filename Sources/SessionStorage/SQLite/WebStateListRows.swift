@@ -16,14 +16,14 @@ enum WebStateListRows {
             arguments: [browser.uuidString])
     }
 
-    /// Reads the browser's whole list.
+    /// Reads the browser's whole list (of an open browser, or also of a closed window if asked).
     ///
     /// - Throws: ``StorageError/unknownBrowser(_:)``, ``StorageError/corrupt(path:reason:)``
     ///   when the stored rows break an invariant.
-    static func load(_ db: Database, browser: BrowserID) throws -> StoredWebStateList {
+    static func load(_ db: Database, browser: BrowserID, includingClosed: Bool = false) throws -> StoredWebStateList {
         guard let row = try Row.fetchOne(
-            db, sql: "SELECT revision, active_tab_id FROM browsers WHERE id = ? AND closed_entry_id IS NULL",
-            arguments: [browser.uuidString])
+            db, sql: "SELECT revision, active_tab_id FROM browsers WHERE id = ? AND (closed_entry_id IS NULL OR ?)",
+            arguments: [browser.uuidString, includingClosed])
         else { throw StorageError.unknownBrowser(browser.uuidString) }
         let revision: Int64 = row["revision"]
         let activeTabID: String? = row["active_tab_id"]

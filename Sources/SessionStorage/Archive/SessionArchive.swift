@@ -1,0 +1,182 @@
+import Foundation
+import SessionModel
+
+/// The whole store as a JSON document: what `sessionstore export` writes and
+/// `sessionstore import` reads. Format version 1 is described field by field
+/// in `docs/export-format.md`.
+///
+/// Two exports of the same state are byte-identical: browsers are ordered by
+/// creation time then id, tabs and groups by their place in the list, closed
+/// entries by closing time (most recent first) then id; keys are sorted; times
+/// are UTC ISO 8601 with milliseconds; blobs are base64.
+public struct SessionArchive: Codable, Sendable, Hashable {
+    /// The value of ``format``.
+    public static let formatName = "sessionstore"
+    /// The version this library writes and reads.
+    public static let currentVersion = 1
+
+    /// Always `"sessionstore"`.
+    public var format: String
+    /// The format version; ``currentVersion``.
+    public var version: Int
+    /// Every browser, open or closed as a window.
+    public var browsers: [Browser]
+    /// Recently closed tabs, groups and windows.
+    public var closedEntries: [ClosedEntry]
+
+    /// A browser (window) and its tab list.
+    public struct Browser: Codable, Sendable, Hashable {
+        public var id: BrowserID
+        public var createdAt: Date
+        public var lastActiveAt: Date
+        /// The active tab, if any.
+        public var activeTab: WebStateID?
+        /// Set when the whole window sits in recently closed.
+        public var closedEntry: ClosedEntryID?
+        /// The groups, in list order.
+        public var groups: [Group]
+        /// The tabs, in list order; pinned tabs first.
+        public var tabs: [Tab]
+    }
+
+    /// A tab group's identity and visual data.
+    public struct Group: Codable, Sendable, Hashable {
+        public var id: TabGroupID
+        public var title: String
+        public var color: TabGroupColor
+        public var collapsed: Bool
+    }
+
+    /// A tab with its history.
+    public struct Tab: Codable, Sendable, Hashable {
+        public var id: WebStateID
+        public var pinned: Bool
+        /// The tab's group, one of its browser's groups.
+        public var group: TabGroupID?
+        /// The tab that opened it, in the same browser.
+        public var opener: Opener?
+        public var createdAt: Date
+        public var lastActiveAt: Date
+        public var history: History
+        /// Opaque engine state (WebKit's interaction state), base64.
+        public var engineState: Data?
+    }
+
+    /// An opener link.
+    public struct Opener: Codable, Sendable, Hashable {
+        public var tab: WebStateID
+        /// The opener's history index when it opened the tab.
+        public var navigationIndex: Int?
+    }
+
+    /// A tab's history.
+    public struct History: Codable, Sendable, Hashable {
+        /// The current entry's index; absent when there are no entries.
+        public var currentIndex: Int?
+        public var entries: [Entry]
+    }
+
+    /// One history entry.
+    public struct Entry: Codable, Sendable, Hashable {
+        public var url: String
+        public var virtualUrl: String?
+        public var title: String
+        public var referrerUrl: String?
+        public var referrerPolicy: ReferrerPolicy
+        public var transition: NavigationTransition
+        public var timestamp: Date
+        public var httpStatus: Int?
+        public var post: Bool
+        public var faviconUrl: String?
+        public var userAgent: UserAgentType
+        /// Opaque page state, base64.
+        public var pageState: Data?
+    }
+
+    /// A recently closed entry. A window's tabs live in its ``Browser``
+    /// (whose ``Browser/closedEntry`` names the entry); a tab's or group's here.
+    public struct ClosedEntry: Codable, Sendable, Hashable {
+        public var id: ClosedEntryID
+        public var kind: RecentlyClosedEntry.Kind
+        public var closedAt: Date
+        /// The browser it was closed from, if it still exists.
+        public var browser: BrowserID?
+        /// The index of its (first) tab when it was closed.
+        public var tabIndex: Int?
+        /// The group it belonged to, or the closed group.
+        public var group: Group?
+        /// The closed tabs (none for a window).
+        public var tabs: [Tab]
+    }
+}
+
+extension SessionArchive.Entry {
+    /// The entry as a model value.
+    var item: NavigationItem {
+        NavigationItem(
+            url: url, virtualURL: virtualUrl, title: title, referrerURL: referrerUrl, referrerPolicy: referrerPolicy,
+            transition: transition, timestamp: timestamp, httpStatus: httpStatus, isPost: post,
+            faviconURL: faviconUrl, userAgentType: userAgent, pageState: pageState)
+    }
+
+    /// The document form of a model value.
+    init(_ item: NavigationItem) {
+        self.init(
+            url: item.url, virtualUrl: item.virtualURL, title: item.title, referrerUrl: item.referrerURL,
+            referrerPolicy: item.referrerPolicy, transition: item.transition, timestamp: item.timestamp,
+            httpStatus: item.httpStatus, post: item.isPost, faviconUrl: item.faviconURL,
+            userAgent: item.userAgentType, pageState: item.pageState)
+    }
+}
+
+extension SessionArchive {
+    /// The encoder that gives the document's canonical bytes.
+    public static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(ArchiveTime.string(from: date))
+        }
+        encoder.dataEncodingStrategy = .base64
+        return encoder
+    }
+
+    /// The decoder that reads the document (strict about times).
+    public static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = ArchiveTime.date(from: text) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "expected a UTC time like 2026-11-23T09:30:00.000Z")
+            }
+            return date
+        }
+        decoder.dataDecodingStrategy = .base64
+        return decoder
+    }
+}
+
+/// Times in the document: UTC ISO 8601 with milliseconds, e.g. `2026-11-23T09:30:00.000Z`.
+enum ArchiveTime {
+    static func string(from date: Date) -> String {
+        formatter.string(from: date)
+    }
+
+    static func date(from text: String) -> Date? {
+        formatter.date(from: text)
+    }
+
+    // Configured once and never mutated afterwards.
+    private static let formatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSS'Z'"
+        return formatter
+    }()
+}
