@@ -64,14 +64,22 @@ extension SessionStore {
             } catch let error as StorageError {
                 throw ImportFailure(file: file, error: error)
             }
-            let database = try options.openForWriting(create: true)
             do {
+                // Checked on a read-only connection first: a refused document leaves the file untouched.
+                if FileManager.default.fileExists(atPath: options.path),
+                   let current = try? options.openReadOnly()
+                {
+                    try current.checkImport(archive, replacing: replace)
+                } else {
+                    try archive.check()
+                }
+                let database = try options.openForWriting(create: true)
                 try database.importArchive(archive, replacing: replace)
+                try database.close()
             } catch let error as StorageError {
                 if case .invalidArchive = error { throw ImportFailure(file: file, error: error) }
                 throw error
             }
-            try database.close()
             let tabs = archive.browsers.reduce(0) { $0 + $1.tabs.count }
             print("Imported \(archive.browsers.count) browser(s), \(tabs) tab(s) and \(archive.closedEntries.count) closed entr\(archive.closedEntries.count == 1 ? "y" : "ies")\(replace ? ", replacing the store's content" : "").")
         }

@@ -2,6 +2,14 @@ import Foundation
 import SessionModel
 
 extension SessionArchive {
+    /// Checks the document on its own (not against a store's content).
+    ///
+    /// - Throws: ``StorageError/invalidArchive(location:reason:)``; see
+    ///   ``SessionDatabase/checkImport(_:replacing:)`` for the store-aware check.
+    public func check(configuration: SessionDatabase.Configuration = .init()) throws {
+        _ = try validated(configuration: configuration)
+    }
+
     /// A document checked against every rule, as the model values it describes.
     struct Validated {
         struct Browser {

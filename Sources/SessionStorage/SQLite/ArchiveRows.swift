@@ -76,13 +76,8 @@ enum ArchiveRows {
         } else {
             try refuseExisting(db, archive)
         }
-        let knownBrowsers = Set(try String.fetchAll(db, sql: "SELECT id FROM browsers"))
-            .union(archive.browsers.map(\.id.uuidString))
-        for (index, entry) in archive.closedEntries.enumerated() {
-            if let browser = entry.browser, !knownBrowsers.contains(browser.uuidString) {
-                throw StorageError.invalidArchive(
-                    location: "$.closed_entries[\(index)].browser", reason: "browser \(browser) is in neither the document nor the store")
-            }
+        try checkClosedEntryBrowsers(db, archive, replacing: false)
+        for entry in archive.closedEntries {
             try db.execute(sql: """
                 INSERT INTO closed_entries (id, kind, closed_at, browser_id, tab_index, group_id, group_title,
                                             group_color, group_collapsed)
@@ -117,6 +112,19 @@ enum ArchiveRows {
         }
     }
 
+    /// Every closed entry's original browser is in the document or (when merging) the store.
+    static func checkClosedEntryBrowsers(_ db: Database, _ archive: SessionArchive, replacing: Bool) throws {
+        var known = Set(archive.browsers.map(\.id.uuidString))
+        if !replacing { known.formUnion(try String.fetchAll(db, sql: "SELECT id FROM browsers")) }
+        for (index, entry) in archive.closedEntries.enumerated() {
+            if let browser = entry.browser, !known.contains(browser.uuidString) {
+                throw StorageError.invalidArchive(
+                    location: "$.closed_entries[\(index)].browser",
+                    reason: "browser \(browser) is in neither the document nor the store")
+            }
+        }
+    }
+
     /// A tab's history and engine state, into its fresh row.
     private static func writeTabContent(_ db: Database, _ tab: SessionArchive.Tab, history: NavigationHistory?) throws {
         if let history, !history.isEmpty {
@@ -132,7 +140,7 @@ enum ArchiveRows {
     }
 
     /// Merging refuses every identifier the store already holds.
-    private static func refuseExisting(_ db: Database, _ archive: SessionArchive) throws {
+    static func refuseExisting(_ db: Database, _ archive: SessionArchive) throws {
         func existing(_ sql: String) throws -> Set<String> { Set(try String.fetchAll(db, sql: sql)) }
         let browsers = try existing("SELECT id FROM browsers")
         let tabs = try existing("SELECT id FROM tabs")

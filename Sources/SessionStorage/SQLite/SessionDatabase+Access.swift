@@ -51,4 +51,17 @@ extension SessionDatabase {
             try ArchiveRows.importArchive(db, archive, validated: validated, replacing: replacing)
         }
     }
+
+    /// Checks that ``importArchive(_:replacing:)`` would accept the document,
+    /// without writing: works on a store opened read-only, so a refused
+    /// document leaves the file byte for byte as it was.
+    ///
+    /// - Throws: ``StorageError/invalidArchive(location:reason:)``.
+    public func checkImport(_ archive: SessionArchive, replacing: Bool = false) throws {
+        _ = try archive.validated(configuration: configuration)
+        if !replacing {
+            try read { db in try ArchiveRows.refuseExisting(db, archive) }
+        }
+        try read { db in try ArchiveRows.checkClosedEntryBrowsers(db, archive, replacing: replacing) }
+    }
 }
