@@ -73,8 +73,10 @@ CREATE TABLE tabs (
     sort_key INTEGER NOT NULL,
     is_pinned INTEGER NOT NULL DEFAULT 0 CHECK (is_pinned IN (0, 1)),
     group_id TEXT REFERENCES tab_groups(id) ON DELETE SET NULL,
-    -- Index of the current entry in navigation_entries; NULL when the history is empty.
+    -- Index of the current history entry; NULL when the history is empty.
     current_entry_index INTEGER CHECK (current_entry_index >= 0),
+    -- `navigation_entries.sequence` of the oldest history entry.
+    history_start INTEGER NOT NULL DEFAULT 0,
     created_at TEXT NOT NULL,
     last_active_at TEXT NOT NULL,
     CHECK ((browser_id IS NULL) <> (closed_entry_id IS NULL)),
@@ -95,11 +97,15 @@ CREATE TABLE tab_openers (
 );
 CREATE INDEX tab_openers_by_opener ON tab_openers(opener_tab_id);
 
--- Navigation history: entries 0..n-1 of each tab, oldest first.
+-- Navigation history. A tab's entries have consecutive `sequence` numbers
+-- starting at `tabs.history_start`; an entry's index is `sequence - history_start`
+-- (see the `tab_history` view). Trimming the oldest entry moves `history_start`
+-- instead of renumbering every entry, so committing a navigation to a full
+-- history writes a few rows, not all of them.
 CREATE TABLE navigation_entries (
     id INTEGER PRIMARY KEY,
     tab_id TEXT NOT NULL REFERENCES tabs(id) ON DELETE CASCADE,
-    entry_index INTEGER NOT NULL CHECK (entry_index >= 0),
+    sequence INTEGER NOT NULL,
     url TEXT NOT NULL CHECK (length(url) <= 2097152),
     -- The URL shown to the user, when it differs from `url`.
     virtual_url TEXT CHECK (length(virtual_url) <= 2097152),
@@ -119,7 +125,7 @@ CREATE TABLE navigation_entries (
     favicon_url TEXT CHECK (length(favicon_url) <= 2097152),
     user_agent_type TEXT NOT NULL DEFAULT 'automatic'
         CHECK (user_agent_type IN ('none', 'automatic', 'mobile', 'desktop')),
-    UNIQUE (tab_id, entry_index)
+    UNIQUE (tab_id, sequence)
 );
 CREATE INDEX navigation_entries_by_time ON navigation_entries(timestamp);
 CREATE INDEX navigation_entries_by_url ON navigation_entries(url);
@@ -155,7 +161,8 @@ SELECT
 FROM tabs AS t
 JOIN browsers AS b ON b.id = t.browser_id
 LEFT JOIN tab_groups AS g ON g.id = t.group_id
-LEFT JOIN navigation_entries AS e ON e.tab_id = t.id AND e.entry_index = t.current_entry_index
+LEFT JOIN navigation_entries AS e
+    ON e.tab_id = t.id AND e.sequence = t.history_start + t.current_entry_index
 WHERE b.closed_entry_id IS NULL;
 
 -- Every open window with its tab count and active tab.
@@ -166,9 +173,7 @@ SELECT
     (SELECT count(*) FROM tabs WHERE tabs.browser_id = b.id AND tabs.is_pinned = 1) AS pinned_count,
     (SELECT count(*) FROM tab_groups WHERE tab_groups.browser_id = b.id) AS group_count,
     b.active_tab_id,
-    (SELECT e.title FROM tabs AS t
-        JOIN navigation_entries AS e ON e.tab_id = t.id AND e.entry_index = t.current_entry_index
-        WHERE t.id = b.active_tab_id) AS active_title,
+    (SELECT title FROM open_tabs WHERE tab_id = b.active_tab_id) AS active_title,
     b.created_at,
     b.last_active_at
 FROM browsers AS b
@@ -178,8 +183,8 @@ WHERE b.closed_entry_id IS NULL;
 CREATE VIEW tab_history AS
 SELECT
     e.tab_id,
-    e.entry_index,
-    (e.entry_index IS t.current_entry_index) AS is_current,
+    e.sequence - t.history_start AS entry_index,
+    (e.sequence - t.history_start IS t.current_entry_index) AS is_current,
     e.url,
     e.title,
     e.transition_type,

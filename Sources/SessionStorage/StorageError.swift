@@ -31,6 +31,8 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownBrowser(String)
     /// No tab with this identifier exists in the store.
     case unknownTab(String)
+    /// No recently closed entry with this identifier exists in the store.
+    case unknownClosedEntry(String)
 
     public var description: String {
         switch self {
@@ -60,6 +62,8 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
             "No browser \(id) in the session store."
         case .unknownTab(let id):
             "No tab \(id) in the session store."
+        case .unknownClosedEntry(let id):
+            "No recently closed entry \(id) in the session store."
         }
     }
 }

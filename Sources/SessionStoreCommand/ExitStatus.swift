@@ -25,7 +25,7 @@ enum ExitStatus {
         switch error {
         case .fileNotFound: noInput
         case .notARegularFile, .notASessionStore, .corrupt, .migrationChecksumMismatch, .migrationsPending,
-            .unknownBrowser, .unknownTab:
+            .unknownBrowser, .unknownTab, .unknownClosedEntry:
             dataError
         case .databaseNewerThanBinary: newerDatabase
         case .busy: temporaryFailure

@@ -15,12 +15,15 @@ public final class TemporaryStore {
     public private(set) var browsers: SQLiteBrowserRepository
     /// Its tab-list repository.
     public private(set) var tabs: SQLiteWebStateListRepository
+    /// Its navigation history repository.
+    public private(set) var histories: SQLiteNavigationHistoryRepository
 
     private init(directory: TemporaryDirectory?, database: SessionDatabase) {
         self.directory = directory
         self.database = database
         browsers = SQLiteBrowserRepository(database: database)
         tabs = SQLiteWebStateListRepository(database: database)
+        histories = SQLiteNavigationHistoryRepository(database: database)
     }
 
     deinit {
@@ -29,14 +32,16 @@ public final class TemporaryStore {
     }
 
     /// A store in a file of a new temporary directory.
-    public static func onDisk() throws -> TemporaryStore {
+    public static func onDisk(configuration: SessionDatabase.Configuration = .init()) throws -> TemporaryStore {
         let directory = try TemporaryDirectory()
-        return TemporaryStore(directory: directory, database: try SessionDatabase.open(atPath: directory.file("store.sqlite")))
+        return TemporaryStore(
+            directory: directory,
+            database: try SessionDatabase.open(atPath: directory.file("store.sqlite"), configuration: configuration))
     }
 
     /// A store in memory.
-    public static func inMemory() throws -> TemporaryStore {
-        TemporaryStore(directory: nil, database: try SessionDatabase.inMemory())
+    public static func inMemory(configuration: SessionDatabase.Configuration = .init()) throws -> TemporaryStore {
+        TemporaryStore(directory: nil, database: try SessionDatabase.inMemory(configuration: configuration))
     }
 
     /// Both kinds, for tests that run the same body on each.
@@ -44,10 +49,10 @@ public final class TemporaryStore {
         case inMemory, onDisk
         public var description: String { rawValue }
         /// Makes a store of this kind.
-        public func make() throws -> TemporaryStore {
+        public func make(configuration: SessionDatabase.Configuration = .init()) throws -> TemporaryStore {
             switch self {
-            case .inMemory: try TemporaryStore.inMemory()
-            case .onDisk: try TemporaryStore.onDisk()
+            case .inMemory: try TemporaryStore.inMemory(configuration: configuration)
+            case .onDisk: try TemporaryStore.onDisk(configuration: configuration)
             }
         }
     }
@@ -57,9 +62,10 @@ public final class TemporaryStore {
     public func reopen() throws {
         guard let path else { return }
         try database.close()
-        database = try SessionDatabase.open(atPath: path)
+        database = try SessionDatabase.open(atPath: path, configuration: database.configuration)
         browsers = SQLiteBrowserRepository(database: database)
         tabs = SQLiteWebStateListRepository(database: database)
+        histories = SQLiteNavigationHistoryRepository(database: database)
     }
 
     /// Creates a browser holding the list `text` describes, through the repositories.

@@ -213,7 +213,7 @@ import Testing
         let (second, otherNames) = try store.seed("| x*", scope: 1)
         let moving = names.webStateID("b")
         try PlainSQLite.execute(
-            "INSERT INTO navigation_entries (tab_id, entry_index, url, timestamp) VALUES (?, 0, 'https://example.org/', '2026-01-01 00:00:00.000'); UPDATE tabs SET current_entry_index = 0 WHERE id = ?",
+            "INSERT INTO navigation_entries (tab_id, sequence, url, timestamp) VALUES (?, 0, 'https://example.org/', '2026-01-01 00:00:00.000'); UPDATE tabs SET current_entry_index = 0 WHERE id = ?",
             arguments: [moving.uuidString, moving.uuidString], atPath: try #require(store.path))
         try store.reopen()
         let index = try store.tabs.moveWebState(moving, to: second, params: .automatic().activate())
@@ -249,7 +249,7 @@ import Testing
         #expect(try changes { try store.tabs.insert(in: browser, params: .atIndex(middle)) } == 2)  // tab + browser
         #expect(try changes { try store.tabs.move(in: browser, from: 1, to: count - 1) } == 2)
         #expect(try changes { try store.tabs.activate(in: browser, at: middle) } == 2)
-        #expect(try changes { try store.tabs.close(in: browser, at: 3) } == 2)
+        #expect(try changes { try store.tabs.close(in: browser, at: 3) } == 3)  // + its closed entry
         #expect(try changes { try store.tabs.setPinned(true, in: browser, at: 5) } == 2)
     }
 }

@@ -35,7 +35,7 @@ import Testing
         }
         sql += """
             INSERT INTO tab_openers(tab_id, opener_tab_id, opener_navigation_index) VALUES ('\(Self.tab(5))', '\(Self.tab(2))', 0);
-            INSERT INTO navigation_entries(tab_id, entry_index, url, timestamp) VALUES
+            INSERT INTO navigation_entries(tab_id, sequence, url, timestamp) VALUES
                 ('\(Self.tab(2))', 0, 'https://a.example/', \(now)), ('\(Self.tab(2))', 1, 'https://b.example/', \(now));
             UPDATE tabs SET current_entry_index = 1 WHERE id = '\(Self.tab(2))';
             """
@@ -70,7 +70,7 @@ import Testing
          "current history index 2 is out of range for 2 entries."),
         ("current index without history", "UPDATE tabs SET current_entry_index = 0 WHERE id = '\(tab(3))'",
          "current history index 0 is out of range for 0 entries."),
-        ("history numbering gap", "UPDATE navigation_entries SET entry_index = 5 WHERE entry_index = 1",
+        ("history numbering gap", "UPDATE navigation_entries SET sequence = 5 WHERE sequence = 1",
          "are not numbered 0 to 1."),
         ("dangling foreign key", "UPDATE tabs SET group_id = '00000000-0000-4000-8000-0000000000ff' WHERE id = '\(tab(5))'",
          "refers to a missing row of tab_groups."),

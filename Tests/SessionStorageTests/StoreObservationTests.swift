@@ -48,10 +48,7 @@ import Testing
         let store = try TemporaryStore.onDisk()
         let (browser, names) = try store.seed("| a*")
         let tab = names.webStateID("a")
-        try PlainSQLite.execute(
-            "INSERT INTO navigation_entries (tab_id, entry_index, url, title, timestamp) VALUES (?, 0, 'https://a.example/', 'A', '2026-01-01 00:00:00.000')",
-            arguments: [tab.uuidString], atPath: store.path!)
-        try store.tabs.update(browser) { try $0.setNavigationIndex(0, forTabAt: 0) }
+        try store.histories.commit(NavigationItem(url: "https://a.example/", title: "A"), in: tab)
         let tabs = store.tabs
         let browsers = store.browsers
         let pages = try await withTimeout(5, "the first snapshot") {

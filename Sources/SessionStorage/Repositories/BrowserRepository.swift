@@ -25,7 +25,8 @@ public protocol BrowserRepository: Sendable {
     /// - Throws: ``StorageError/unknownBrowser(_:)``.
     func markActive(_ id: BrowserID) throws
 
-    /// Closes the browser and every tab in it.
+    /// Closes the browser and every tab in it, recording a restorable window
+    /// in ``RecentlyClosedRepository``.
     ///
     /// - Throws: ``StorageError/unknownBrowser(_:)``.
     func closeBrowser(_ id: BrowserID) throws

@@ -12,17 +12,7 @@ public final class SQLiteBrowserRepository: BrowserRepository {
     }
 
     public func createBrowser() throws -> Browser {
-        try database.mutate { db in
-            let now = try latestActivation(db)
-            let browser = Browser(createdAt: now, lastActiveAt: now, isOffTheRecord: database.isOffTheRecord)
-            try db.execute(
-                sql: """
-                    INSERT INTO browsers (id, created_at, last_active_at, revision) VALUES (?, ?, ?, ?)
-                    """,
-                arguments: [browser.id.uuidString, browser.createdAt, browser.lastActiveAt,
-                            Int64.random(in: 0..<(1 << 62))])
-            return browser
-        }
+        try database.mutate { db in try BrowserRows.insert(db, offTheRecord: database.isOffTheRecord) }
     }
 
     public func browsers() throws -> [Browser] {
@@ -47,16 +37,19 @@ public final class SQLiteBrowserRepository: BrowserRepository {
         try database.mutate { db in
             try db.execute(
                 sql: "UPDATE browsers SET last_active_at = ? WHERE id = ? AND closed_entry_id IS NULL",
-                arguments: [try latestActivation(db), id.uuidString])
+                arguments: [try BrowserRows.latestActivation(db), id.uuidString])
             if db.changesCount == 0 { throw StorageError.unknownBrowser(id.uuidString) }
         }
     }
 
     public func closeBrowser(_ id: BrowserID) throws {
+        let configuration = database.configuration
         try database.mutate { db in
-            try db.execute(
-                sql: "DELETE FROM browsers WHERE id = ? AND closed_entry_id IS NULL", arguments: [id.uuidString])
-            if db.changesCount == 0 { throw StorageError.unknownBrowser(id.uuidString) }
+            guard try WebStateListRows.revision(db, browser: id) != nil else {
+                throw StorageError.unknownBrowser(id.uuidString)
+            }
+            // SEMANTICS.md, Recently closed: a window with all its tabs.
+            try ClosedEntryRows.recordClosedWindow(db, browser: id, configuration: configuration)
         }
     }
 
@@ -79,7 +72,7 @@ public final class SQLiteBrowserRepository: BrowserRepository {
                    e.title, e.url, e.virtual_url, e.favicon_url
             FROM browsers AS b
             LEFT JOIN tabs AS t ON t.id = b.active_tab_id
-            LEFT JOIN navigation_entries AS e ON e.tab_id = t.id AND e.entry_index = t.current_entry_index
+            LEFT JOIN navigation_entries AS e ON e.tab_id = t.id AND e.sequence = t.history_start + t.current_entry_index
             WHERE b.closed_entry_id IS NULL
             ORDER BY b.last_active_at DESC, b.created_at DESC, b.id
             """).compactMap { row in
@@ -94,16 +87,6 @@ public final class SQLiteBrowserRepository: BrowserRepository {
                     PageSummary(title: row["title"], url: $0, virtualURL: row["virtual_url"], faviconURL: row["favicon_url"])
                 })
         }
-    }
-
-    /// Now, or just after the latest activation if the clock has not moved
-    /// past it: the browser made active last is always listed first.
-    private func latestActivation(_ db: Database) throws -> Date {
-        let now = Date().storedPrecision
-        guard let latest = try Date.fetchOne(db, sql: "SELECT max(last_active_at) FROM browsers"), latest >= now else {
-            return now
-        }
-        return latest.addingTimeInterval(0.001).storedPrecision
     }
 
     private func browser(from row: Row) -> Browser? {

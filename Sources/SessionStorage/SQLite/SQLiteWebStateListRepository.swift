@@ -29,7 +29,13 @@ public final class SQLiteWebStateListRepository: WebStateListRepository {
             var list = stored.list
             let result = try body(&list)
             try self.touchActive(&list, from: stored.list)
-            let change = WebStateListChange.between(stored.list, list)
+            var change = WebStateListChange.between(stored.list, list)
+            if try self.keepHistoryIndexes(&list, from: stored.list, change: change) {
+                change = WebStateListChange.between(stored.list, list)
+            }
+            // SEMANTICS.md, Recently closed: removed tabs are closed, and restorable.
+            try ClosedEntryRows.recordClosedTabs(
+                db, browser: browser, change: change, before: stored.list, configuration: self.database.configuration)
             let written = try WebStateListRows.write(db, browser: browser, from: stored, to: list, change: change)
             self.remember(written, for: browser, in: db)
             return result
@@ -43,45 +49,33 @@ public final class SQLiteWebStateListRepository: WebStateListRepository {
                 db, sql: "SELECT browser_id FROM tabs WHERE id = ? AND browser_id IS NOT NULL", arguments: [id.uuidString]),
                 let source = BrowserID(uuidString: sourceText)
             else { throw StorageError.unknownTab(id.uuidString) }
+            guard source != target else { throw WebStateListError.duplicateWebState(id) }
             let targetStored = try self.stored(db, browser: target)
-            guard source != target else {
-                throw WebStateListError.duplicateWebState(id)
-            }
             let sourceStored = try self.stored(db, browser: source)
             guard let index = sourceStored.list.index(of: id) else { throw StorageError.unknownTab(id.uuidString) }
 
+            // SEMANTICS.md, Removal: the tab leaves its list as a detach does.
             var sourceList = sourceStored.list
             var moving = sourceList.webStates[index]
             _ = try sourceList.remove(at: index)
             try self.touchActive(&sourceList, from: sourceStored.list)
-            var sourceChange = WebStateListChange.between(sourceStored.list, sourceList)
-            // Detached, not closed: the row stays, and moves below.
-            sourceChange.removed.removeAll { $0.webState.id == id }
-            var sourceKeys = sourceStored
-            sourceKeys.keys[id] = nil
-            let writtenSource = try WebStateListRows.write(
-                db, browser: source, from: sourceKeys, to: sourceList, change: sourceChange)
-
-            moving.opener = nil
-            moving.lastActiveAt = moving.lastActiveAt.storedPrecision
-            var targetList = targetStored.list
-            let (newIndex, _) = try targetList.insert(moving, params: params)
-            try self.touchActive(&targetList, from: targetStored.list)
-            let targetChange = WebStateListChange.between(targetStored.list, targetList)
-            // The row exists: give it its new browser before the writer sets its key and fields.
-            try db.execute(
-                sql: "DELETE FROM tab_openers WHERE tab_id = ?", arguments: [id.uuidString])
+            // The row moves out of the source first (parked at a key no list uses), so it is kept.
+            try db.execute(sql: "DELETE FROM tab_openers WHERE tab_id = ?", arguments: [id.uuidString])
             try db.execute(
                 sql: "UPDATE tabs SET browser_id = ?, group_id = NULL, sort_key = ? WHERE id = ?",
                 arguments: [target.uuidString, Int64.max, id.uuidString])
-            var asMoved = targetChange
-            asMoved.inserted.remove(id)
-            asMoved.moved.insert(id)
-            asMoved.updated.insert(id)
-            var targetKeys = targetStored
-            targetKeys.keys[id] = Int64.max
+            let writtenSource = try WebStateListRows.write(
+                db, browser: source, from: sourceStored, to: sourceList,
+                change: .between(sourceStored.list, sourceList))
+
+            // Then it is inserted into the target by the insertion rules, without its opener.
+            moving.opener = nil
+            var targetList = targetStored.list
+            let (newIndex, _) = try targetList.insert(moving, params: params)
+            try self.touchActive(&targetList, from: targetStored.list)
             let writtenTarget = try WebStateListRows.write(
-                db, browser: target, from: targetKeys, to: targetList, change: asMoved)
+                db, browser: target, from: targetStored, to: targetList,
+                change: .between(targetStored.list, targetList))
             self.remember(writtenSource, for: source, in: db)
             self.remember(writtenTarget, for: target, in: db)
             return newIndex
@@ -119,6 +113,23 @@ public final class SQLiteWebStateListRepository: WebStateListRepository {
         db.afterNextTransaction(
             onCommit: { [self] _ in self.cache.withLock { $0[browser] = stored } },
             onRollback: { [self] _ in self.cache.withLock { _ = $0.removeValue(forKey: browser) } })
+    }
+
+    /// Puts back each tab's history index as the history repository stored it
+    /// (`nil` for a new tab): the list does not own it. Returns whether any changed.
+    private func keepHistoryIndexes(
+        _ list: inout WebStateList, from previous: WebStateList, change: WebStateListChange
+    ) throws -> Bool {
+        var changed = false
+        for id in change.inserted.union(change.updated) {
+            guard let index = list.index(of: id) else { continue }
+            let stored = previous.index(of: id).flatMap { previous.webStates[$0].navigationIndex }
+            if list.webStates[index].navigationIndex != stored {
+                _ = try list.setNavigationIndex(stored, forTabAt: index)
+                changed = true
+            }
+        }
+        return changed
     }
 
     /// Gives a newly active tab a last-active time of now, and every tab new to

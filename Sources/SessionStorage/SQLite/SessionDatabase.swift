@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SessionModel
 
 /// An open session store: one SQLite file (or an in-memory database for
 /// off-the-record browsers), migrated to the latest schema.
@@ -16,7 +17,7 @@ import GRDB
 /// ## Topics
 /// ### Opening
 /// - ``open(atPath:configuration:)``
-/// - ``inMemory()``
+/// - ``inMemory(configuration:)``
 /// - ``Configuration``
 public final class SessionDatabase: Sendable {
     /// How a store file is opened.
@@ -37,6 +38,14 @@ public final class SessionDatabase: Sendable {
         public var createIfMissing = true
         /// Whether a backup copy is written next to a non-empty file before migrating it.
         public var backupBeforeMigrating = true
+        /// The most history entries kept per tab (Chrome for iOS keeps 75).
+        public var maximumNavigationEntries = NavigationLimits.defaultMaximumEntries
+        /// The largest engine-state blob kept per tab, in bytes; a larger one is dropped.
+        public var maximumEngineStateBytes = NavigationLimits.defaultMaximumEngineStateBytes
+        /// The most recently closed entries kept (Chrome and Firefox keep 25).
+        public var maximumClosedEntries = 25
+        /// How long a recently closed entry is kept, in seconds (Firefox: 14 days).
+        public var closedEntryLifetime: TimeInterval = 14 * 24 * 60 * 60
 
         /// The default configuration.
         public init() {}
@@ -47,12 +56,15 @@ public final class SessionDatabase: Sendable {
     /// Whether the store lives in memory only (off-the-record browsers).
     public var isOffTheRecord: Bool { path == nil }
     let writer: any DatabaseWriter
+    /// The settings the store was opened with.
+    public let configuration: Configuration
     /// Notices other processes' commits; `nil` in memory, where there are none.
     let externalChanges: ExternalChangeMonitor?
 
     private init(path: String?, writer: any DatabaseWriter, configuration: Configuration = Configuration()) {
         self.path = path
         self.writer = writer
+        self.configuration = configuration
         externalChanges = path.map {
             ExternalChangeMonitor(path: $0, configuration: configuration.grdb(readonly: true))
         }
@@ -98,12 +110,12 @@ public final class SessionDatabase: Sendable {
     /// Opens a new, empty, migrated in-memory store that never touches a file.
     ///
     /// Off-the-record browsers live in such a store.
-    public static func inMemory() throws -> SessionDatabase {
-        var config = Configuration().grdb(readonly: false)
+    public static func inMemory(configuration: Configuration = Configuration()) throws -> SessionDatabase {
+        var config = configuration.grdb(readonly: false)
         config.label = "off-the-record"
         let queue = try DatabaseQueue(configuration: config)
         try SchemaMigrator().migrate(queue, path: ":memory:")
-        return SessionDatabase(path: nil, writer: queue)
+        return SessionDatabase(path: nil, writer: queue, configuration: configuration)
     }
 }
 

@@ -21,7 +21,7 @@ extension SessionStoreFile {
     /// Runs `PRAGMA integrity_check`, `PRAGMA foreign_key_check`, the tab-list
     /// invariants of SEMANTICS.md on every browser (through the model's
     /// `WebStateListInvariants`, the same code the live lists obey), and the
-    /// history invariants (entries numbered 0..n-1, current index in range).
+    /// history invariants (entries numbered 0..n-1 from the tab's `history_start`, current index in range).
     ///
     /// - Returns: Every problem found; empty for a sound store.
     /// - Throws: ``StorageError`` when the file cannot be read as a current session store.
@@ -122,16 +122,18 @@ struct StoreChecker {
         return problems
     }
 
-    /// SEMANTICS.md, Navigation history: entries 0..n-1 and a current index in range.
+    /// SEMANTICS.md, Navigation history: entries numbered 0..n-1 and a current index in range.
     private func histories() throws -> [Problem] {
         let rows = try Row.fetchAll(db, sql: """
             SELECT t.id, t.current_entry_index AS current,
-                   count(e.id) AS count, min(e.entry_index) AS first, max(e.entry_index) AS last
+                   count(e.id) AS count, min(e.sequence) - t.history_start AS first,
+                   max(e.sequence) - t.history_start AS last
             FROM tabs AS t LEFT JOIN navigation_entries AS e ON e.tab_id = t.id
             GROUP BY t.id
             HAVING (count(e.id) = 0 AND t.current_entry_index IS NOT NULL)
                 OR (count(e.id) > 0 AND (t.current_entry_index IS NULL OR t.current_entry_index >= count(e.id)))
-                OR (count(e.id) > 0 AND (min(e.entry_index) <> 0 OR max(e.entry_index) <> count(e.id) - 1))
+                OR (count(e.id) > 0 AND (min(e.sequence) <> t.history_start
+                                         OR max(e.sequence) <> t.history_start + count(e.id) - 1))
             ORDER BY t.id
             """)
         return rows.map { row in

@@ -92,7 +92,7 @@ enum WebStateListRows {
         let rows = try Row.fetchCursor(db, sql: """
             SELECT t.id, e.title, e.url, e.virtual_url, e.favicon_url
             FROM tabs AS t
-            JOIN navigation_entries AS e ON e.tab_id = t.id AND e.entry_index = t.current_entry_index
+            JOIN navigation_entries AS e ON e.tab_id = t.id AND e.sequence = t.history_start + t.current_entry_index
             WHERE t.browser_id = ?
             """, arguments: [browser.uuidString])
         while let row = try rows.next() {
@@ -114,10 +114,12 @@ enum WebStateListRows {
 
     /// Writes what `change` says turned `stored.list` into `list`, and returns the new stored state.
     ///
-    /// Rows of removed tabs are deleted (with their history, by cascade);
-    /// inserted tabs get a row; moved tabs a new `sort_key` (see
-    /// ``SortKeyAllocator``); updated tabs their pinned state, group, opener,
-    /// history index and last-active time. The browser's `revision` grows by one.
+    /// Rows of removed tabs are deleted (with their history, by cascade) unless
+    /// the caller moved them out of the browser first; inserted tabs get a row,
+    /// or take over their existing one (a restored or moved tab keeps its history); moved tabs a new `sort_key` (see
+    /// ``SortKeyAllocator``); updated tabs their pinned state, group, opener and
+    /// last-active time (the history index belongs to the history repository).
+    /// The browser's `revision` grows by one.
     static func write(
         _ db: Database, browser: BrowserID, from stored: StoredWebStateList, to list: WebStateList,
         change: WebStateListChange
@@ -125,10 +127,12 @@ enum WebStateListRows {
         var keys = stored.keys
         guard !change.isEmpty else { return stored }
 
-        // SEMANTICS.md, Removal: removed tabs leave with their rows.
+        // SEMANTICS.md, Removal: removed tabs leave with their rows, unless the
+        // caller already moved the rows out (to recently closed, or to another browser).
         for removed in change.removed {
             keys[removed.webState.id] = nil
-            try db.cachedStatement(sql: "DELETE FROM tabs WHERE id = ?").execute(arguments: [removed.webState.id.uuidString])
+            try db.cachedStatement(sql: "DELETE FROM tabs WHERE id = ? AND browser_id = ?")
+                .execute(arguments: [removed.webState.id.uuidString, browser.uuidString])
         }
 
         // Groups first, so tab rows can refer to them.
@@ -181,11 +185,10 @@ enum WebStateListRows {
             let webState = list.webStates[index]
             // The key too, in the same statement: one write per updated row.
             try db.cachedStatement(sql: """
-                UPDATE tabs SET sort_key = ?, is_pinned = ?, group_id = ?, current_entry_index = ?, last_active_at = ?
-                WHERE id = ?
+                UPDATE tabs SET sort_key = ?, is_pinned = ?, group_id = ?, last_active_at = ? WHERE id = ?
                 """).execute(arguments: [
-                    keys[id], list.isPinned(at: index), list.groupID(at: index)?.uuidString, webState.navigationIndex,
-                    webState.lastActiveAt, id.uuidString])
+                    keys[id], list.isPinned(at: index), list.groupID(at: index)?.uuidString, webState.lastActiveAt,
+                    id.uuidString])
             let previousOpener = stored.list.index(of: id).flatMap { stored.list.webStates[$0].opener }
             if previousOpener != webState.opener {
                 if previousOpener != nil {
@@ -197,13 +200,15 @@ enum WebStateListRows {
         }
         for (index, webState) in list.webStates.enumerated() where change.inserted.contains(webState.id) {
             try db.cachedStatement(sql: """
-                INSERT INTO tabs (id, browser_id, sort_key, is_pinned, group_id, current_entry_index,
-                                  created_at, last_active_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO tabs (id, browser_id, sort_key, is_pinned, group_id, created_at, last_active_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET
+                    browser_id = excluded.browser_id, closed_entry_id = NULL, sort_key = excluded.sort_key,
+                    is_pinned = excluded.is_pinned, group_id = excluded.group_id,
+                    last_active_at = excluded.last_active_at
                 """).execute(arguments: [
                     webState.id.uuidString, browser.uuidString, keys[webState.id], list.isPinned(at: index),
-                    list.groupID(at: index)?.uuidString, webState.navigationIndex, webState.createdAt,
-                    webState.lastActiveAt])
+                    list.groupID(at: index)?.uuidString, webState.createdAt, webState.lastActiveAt])
             openersToWrite.append(webState)
         }
         // Openers once every inserted row exists: a new tab may be opened by another new one.

@@ -1,0 +1,41 @@
+import SessionModel
+
+/// Recently closed tabs, groups and windows, and bringing them back.
+///
+/// Entries are recorded by the other repositories: closing tabs through
+/// ``WebStateListRepository`` records one entry per tab, or one group entry
+/// when every tab of a group closes together; closing a browser through
+/// ``BrowserRepository`` records a window. The store keeps the most recent
+/// entries up to its cap (25 by default) and drops entries older than its
+/// lifetime (14 days by default), both applied whenever an entry is recorded.
+///
+/// ## Topics
+/// - ``entries()``
+/// - ``restore(_:)``
+/// - ``forget(_:)``
+/// - ``forgetAll()``
+public protocol RecentlyClosedRepository: Sendable {
+    /// Every entry, the most recently closed first.
+    func entries() throws -> [RecentlyClosedEntry]
+
+    /// Brings an entry back and removes it from the list.
+    ///
+    /// A tab returns to its original index in its original browser when that
+    /// browser is still open (into its group if the group still exists), else
+    /// into a new browser; a group returns as a group; a window returns with
+    /// all its tabs and its active tab. The restored tab (or the group's first
+    /// tab) becomes active.
+    ///
+    /// - Returns: The browser the entry was restored into.
+    /// - Throws: ``StorageError/unknownClosedEntry(_:)``.
+    @discardableResult
+    func restore(_ id: ClosedEntryID) throws -> BrowserID
+
+    /// Deletes one entry and everything it holds.
+    ///
+    /// - Throws: ``StorageError/unknownClosedEntry(_:)``.
+    func forget(_ id: ClosedEntryID) throws
+
+    /// Deletes every entry.
+    func forgetAll() throws
+}

@@ -1,0 +1,29 @@
+import Foundation
+import GRDB
+import SessionModel
+
+/// The SQL that creates browsers and orders them by activation.
+enum BrowserRows {
+    /// Inserts a new, empty browser, made the most recently active one.
+    ///
+    /// Its `revision` starts at a random value, so a browser deleted and created
+    /// again under the same identifier never matches a list cached before.
+    static func insert(_ db: Database, offTheRecord: Bool) throws -> Browser {
+        let now = try latestActivation(db)
+        let browser = Browser(createdAt: now, lastActiveAt: now, isOffTheRecord: offTheRecord)
+        try db.execute(
+            sql: "INSERT INTO browsers (id, created_at, last_active_at, revision) VALUES (?, ?, ?, ?)",
+            arguments: [browser.id.uuidString, browser.createdAt, browser.lastActiveAt, Int64.random(in: 0..<(1 << 62))])
+        return browser
+    }
+
+    /// Now, or just after the latest activation if the clock has not moved
+    /// past it: the browser made active last is always listed first.
+    static func latestActivation(_ db: Database) throws -> Date {
+        let now = Date().storedPrecision
+        guard let latest = try Date.fetchOne(db, sql: "SELECT max(last_active_at) FROM browsers"), latest >= now else {
+            return now
+        }
+        return latest.addingTimeInterval(0.001).storedPrecision
+    }
+}

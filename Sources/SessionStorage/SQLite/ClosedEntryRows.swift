@@ -1,0 +1,143 @@
+import Foundation
+import GRDB
+import SessionModel
+
+/// The SQL that records, lists, prunes and deletes recently closed entries.
+///
+/// A closed tab keeps its row in `tabs` (with its history and engine state),
+/// pointing at its `closed_entries` row instead of a browser; a closed window
+/// keeps its `browsers` row, which points at its entry. Deleting an entry
+/// deletes all of it by cascade.
+enum ClosedEntryRows {
+    // MARK: - Recording
+
+    /// Records the tabs a list mutation removed: one entry per tab, or one
+    /// group entry for every group whose tabs all closed together.
+    ///
+    /// Moves the rows out of the browser (so the list writer keeps them) and
+    /// drops their opener links; then applies the cap and lifetime.
+    static func recordClosedTabs(
+        _ db: Database, browser: BrowserID, change: WebStateListChange, before: WebStateList,
+        configuration: SessionDatabase.Configuration
+    ) throws {
+        guard !change.removed.isEmpty else { return }
+        let now = Date()
+        var remaining = change.removed
+        for group in change.groupsDeleted {
+            guard let range = before.range(of: group), let visual = before.groups[group]?.visualData else { continue }
+            let members = Set(range.map { before.webStates[$0].id })
+            let closing = remaining.filter { members.contains($0.webState.id) }
+            guard closing.count == members.count else { continue }
+            remaining.removeAll { members.contains($0.webState.id) }
+            let entry = try insertEntry(
+                db, kind: .group, at: now, browser: browser, tabIndex: range.lowerBound, group: group, visual: visual)
+            for tab in closing { try moveToEntry(db, tab: tab.webState.id, entry: entry) }
+        }
+        for removed in remaining.sorted(by: { $0.index < $1.index }) {
+            let visual = removed.groupID.flatMap { before.groups[$0]?.visualData }
+            let entry = try insertEntry(
+                db, kind: .tab, at: now, browser: browser, tabIndex: removed.index, group: removed.groupID,
+                visual: visual)
+            try moveToEntry(db, tab: removed.webState.id, entry: entry)
+        }
+        try prune(db, configuration: configuration)
+    }
+
+    /// Records a whole browser as a closed window.
+    static func recordClosedWindow(
+        _ db: Database, browser: BrowserID, configuration: SessionDatabase.Configuration
+    ) throws {
+        let entry = try insertEntry(db, kind: .window, at: Date(), browser: browser, tabIndex: nil, group: nil, visual: nil)
+        try db.execute(
+            sql: "UPDATE browsers SET closed_entry_id = ? WHERE id = ?", arguments: [entry.uuidString, browser.uuidString])
+        try prune(db, configuration: configuration)
+    }
+
+    private static func insertEntry(
+        _ db: Database, kind: RecentlyClosedEntry.Kind, at date: Date, browser: BrowserID, tabIndex: Int?,
+        group: TabGroupID?, visual: TabGroupVisualData?
+    ) throws -> ClosedEntryID {
+        let id = ClosedEntryID()
+        try db.cachedStatement(sql: """
+            INSERT INTO closed_entries (id, kind, closed_at, browser_id, tab_index, group_id, group_title,
+                                        group_color, group_collapsed)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                id.uuidString, kind.rawValue, date, browser.uuidString, tabIndex, group?.uuidString, visual?.title,
+                visual?.color.rawValue, visual?.isCollapsed])
+        return id
+    }
+
+    private static func moveToEntry(_ db: Database, tab: WebStateID, entry: ClosedEntryID) throws {
+        try db.cachedStatement(sql: "DELETE FROM tab_openers WHERE tab_id = ? OR opener_tab_id = ?")
+            .execute(arguments: [tab.uuidString, tab.uuidString])
+        try db.cachedStatement(sql: """
+            UPDATE tabs SET browser_id = NULL, closed_entry_id = ?, group_id = NULL WHERE id = ?
+            """).execute(arguments: [entry.uuidString, tab.uuidString])
+    }
+
+    /// Keeps the newest `maximumClosedEntries` entries younger than `closedEntryLifetime`.
+    static func prune(_ db: Database, configuration: SessionDatabase.Configuration, now: Date = Date()) throws {
+        try db.execute(
+            sql: "DELETE FROM closed_entries WHERE closed_at < ?",
+            arguments: [now.addingTimeInterval(-configuration.closedEntryLifetime)])
+        try db.execute(
+            sql: """
+                DELETE FROM closed_entries WHERE rowid NOT IN (
+                    SELECT rowid FROM closed_entries ORDER BY closed_at DESC, rowid DESC LIMIT ?)
+                """,
+            arguments: [max(0, configuration.maximumClosedEntries)])
+    }
+
+    // MARK: - Reading
+
+    /// Every entry, the most recently closed first.
+    static func entries(_ db: Database) throws -> [RecentlyClosedEntry] {
+        try Row.fetchAll(db, sql: """
+            SELECT id, kind, closed_at, browser_id, tab_index, group_id, group_title, group_color, group_collapsed
+            FROM closed_entries ORDER BY closed_at DESC, rowid DESC
+            """).compactMap { row in try entry(db, row: row) }
+    }
+
+    /// One entry, or `nil`.
+    static func entry(_ db: Database, id: ClosedEntryID) throws -> RecentlyClosedEntry? {
+        try Row.fetchOne(db, sql: """
+            SELECT id, kind, closed_at, browser_id, tab_index, group_id, group_title, group_color, group_collapsed
+            FROM closed_entries WHERE id = ?
+            """, arguments: [id.uuidString]).flatMap { try entry(db, row: $0) }
+    }
+
+    private static func entry(_ db: Database, row: Row) throws -> RecentlyClosedEntry? {
+        guard let id = ClosedEntryID(uuidString: row["id"]),
+              let kind = RecentlyClosedEntry.Kind(rawValue: row["kind"])
+        else { return nil }
+        let browser = (row["browser_id"] as String?).flatMap(BrowserID.init(uuidString:))
+        var group: TabGroup?
+        if let groupID = (row["group_id"] as String?).flatMap(TabGroupID.init(uuidString:)) {
+            group = TabGroup(id: groupID, visualData: TabGroupVisualData(
+                title: row["group_title"] ?? "",
+                color: (row["group_color"] as String?).flatMap(TabGroupColor.init(rawValue:)) ?? .grey,
+                isCollapsed: row["group_collapsed"] ?? false))
+        }
+        // A window's tabs still belong to its browser; a tab's or group's to the entry.
+        let tabs = try Row.fetchAll(db, sql: """
+            SELECT t.id, t.is_pinned, e.title, e.url, e.virtual_url, e.favicon_url
+            FROM tabs AS t
+            LEFT JOIN navigation_entries AS e ON e.tab_id = t.id AND e.sequence = t.history_start + t.current_entry_index
+            WHERE (? = 'window' AND t.browser_id = ?) OR t.closed_entry_id = ?
+            ORDER BY t.sort_key
+            """, arguments: [kind.rawValue, browser?.uuidString, id.uuidString]).compactMap { tab -> RecentlyClosedEntry.Tab? in
+            guard let tabID = WebStateID(uuidString: tab["id"]) else { return nil }
+            let url: String? = tab["url"]
+            return RecentlyClosedEntry.Tab(
+                id: tabID,
+                page: url.map {
+                    PageSummary(title: tab["title"], url: $0, virtualURL: tab["virtual_url"], faviconURL: tab["favicon_url"])
+                },
+                wasPinned: tab["is_pinned"])
+        }
+        return RecentlyClosedEntry(
+            id: id, kind: kind, closedAt: row["closed_at"], browser: browser, tabIndex: row["tab_index"],
+            group: group, tabs: tabs)
+    }
+}

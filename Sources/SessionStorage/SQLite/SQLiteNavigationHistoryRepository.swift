@@ -1,0 +1,134 @@
+import Foundation
+import GRDB
+import SessionModel
+
+/// The SQLite implementation of ``NavigationHistoryRepository``.
+///
+/// Histories are read per call (they are short); each write stores only the
+/// entries that changed (see ``NavigationHistoryRows``). Thread-safe.
+public final class SQLiteNavigationHistoryRepository: NavigationHistoryRepository {
+    private let database: SessionDatabase
+
+    /// A repository over `database`, keeping at most its configured number of entries per tab.
+    public init(database: SessionDatabase) {
+        self.database = database
+    }
+
+    public func history(of tab: WebStateID) throws -> NavigationHistory {
+        try database.read { db in try NavigationHistoryRows.load(db, tab: tab).history }
+    }
+
+    @discardableResult
+    public func update<T>(_ tab: WebStateID, _ body: (inout NavigationHistory) throws -> T) throws -> T {
+        let maximum = database.configuration.maximumNavigationEntries
+        return try database.mutate { db in
+            let stored = try NavigationHistoryRows.load(db, tab: tab)
+            var history = stored.history
+            let result = try body(&history)
+            // SEMANTICS.md, Navigation history: keep at most `maximum`, trimming the farthest from the current one.
+            if history.count > maximum { try history.trim(toAtMost: maximum) }
+            history = try history.withStoredPrecision()
+            try NavigationHistoryRows.write(db, from: stored, to: history)
+            return result
+        }
+    }
+
+    public func setEngineState(_ data: Data?, for tab: WebStateID) throws -> EngineStateWrite {
+        let limit = database.configuration.maximumEngineStateBytes
+        return try database.mutate { db in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM tabs WHERE id = ?", arguments: [tab.uuidString]) != nil else {
+                throw StorageError.unknownTab(tab.uuidString)
+            }
+            try db.execute(sql: "DELETE FROM tab_engine_states WHERE tab_id = ?", arguments: [tab.uuidString])
+            guard let data else { return .stored }
+            // SEMANTICS.md, Navigation history: a blob over the cap is dropped, never truncated.
+            guard data.count <= limit else { return .droppedTooLarge(bytes: data.count, limit: limit) }
+            try db.execute(
+                sql: "INSERT INTO tab_engine_states (tab_id, data, updated_at) VALUES (?, ?, ?)",
+                arguments: [tab.uuidString, data, Date()])
+            return .stored
+        }
+    }
+
+    public func engineState(of tab: WebStateID) throws -> Data? {
+        try database.read { db in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM tabs WHERE id = ?", arguments: [tab.uuidString]) != nil else {
+                throw StorageError.unknownTab(tab.uuidString)
+            }
+            return try Data.fetchOne(
+                db, sql: "SELECT data FROM tab_engine_states WHERE tab_id = ?", arguments: [tab.uuidString])
+        }
+    }
+
+    @discardableResult
+    public func clearBrowsingData(_ filter: BrowsingDataFilter) throws -> Int {
+        try database.mutate { db in
+            let candidates: [String]
+            switch filter {
+            case .url(let url):
+                candidates = try String.fetchAll(
+                    db, sql: "SELECT DISTINCT tab_id FROM navigation_entries WHERE url = ?", arguments: [url])
+            case .host(let host):
+                // A prefilter in SQL; the exact host comparison is below.
+                candidates = try String.fetchAll(
+                    db, sql: "SELECT DISTINCT tab_id FROM navigation_entries WHERE instr(lower(url), ?) > 0",
+                    arguments: [host.lowercased()])
+            case .timeRange(let range):
+                candidates = try String.fetchAll(
+                    db, sql: "SELECT DISTINCT tab_id FROM navigation_entries WHERE timestamp BETWEEN ? AND ?",
+                    arguments: [range.lowerBound, range.upperBound])
+            case .all:
+                candidates = try String.fetchAll(db, sql: "SELECT DISTINCT tab_id FROM navigation_entries")
+            }
+            var deleted = 0
+            for text in candidates {
+                guard let tab = WebStateID(uuidString: text) else { continue }
+                let stored = try NavigationHistoryRows.load(db, tab: tab)
+                var history = stored.history
+                let change = history.removeAll { filter.matches($0) }
+                deleted += change.removedIndexes.count
+                try NavigationHistoryRows.write(db, from: stored, to: history)
+            }
+            return deleted
+        }
+    }
+
+    public func observe(
+        _ tab: WebStateID, onChange: @escaping @Sendable (Result<NavigationHistory, any Error>) -> Void
+    ) -> any StoreObservation {
+        SnapshotObserver(
+            database: database, fetch: { db in try NavigationHistoryRows.load(db, tab: tab).history },
+            onChange: onChange)
+    }
+}
+
+extension BrowsingDataFilter {
+    /// Whether the entry is one this filter clears.
+    func matches(_ item: NavigationItem) -> Bool {
+        switch self {
+        case .url(let url):
+            item.url == url
+        case .host(let host):
+            URLComponents(string: item.url)?.host?.lowercased() == host.lowercased()
+        case .timeRange(let range):
+            range.contains(item.timestamp)
+        case .all:
+            true
+        }
+    }
+}
+
+extension NavigationHistory {
+    /// This history with every timestamp at the precision the database keeps,
+    /// so a history read back equals the one written.
+    func withStoredPrecision() throws -> NavigationHistory {
+        guard items.contains(where: { $0.timestamp != $0.timestamp.storedPrecision }) else { return self }
+        return try NavigationHistory(
+            items: items.map { item in
+                var copy = item
+                copy.timestamp = item.timestamp.storedPrecision
+                return copy
+            },
+            currentIndex: currentIndex)
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import GRDB
+import SessionModel
+
+/// The SQLite implementation of ``RecentlyClosedRepository``.
+public final class SQLiteRecentlyClosedRepository: RecentlyClosedRepository {
+    private let database: SessionDatabase
+
+    /// A repository over `database`.
+    public init(database: SessionDatabase) {
+        self.database = database
+    }
+
+    public func entries() throws -> [RecentlyClosedEntry] {
+        try database.read { db in try ClosedEntryRows.entries(db) }
+    }
+
+    @discardableResult
+    public func restore(_ id: ClosedEntryID) throws -> BrowserID {
+        let offTheRecord = database.isOffTheRecord
+        return try database.mutate { db in
+            guard let entry = try ClosedEntryRows.entry(db, id: id) else {
+                throw StorageError.unknownClosedEntry(id.uuidString)
+            }
+            if entry.kind == .window, let browser = entry.browser {
+                try db.execute(
+                    sql: "UPDATE browsers SET closed_entry_id = NULL, last_active_at = ? WHERE id = ?",
+                    arguments: [try BrowserRows.latestActivation(db), browser.uuidString])
+                try db.execute(sql: "DELETE FROM closed_entries WHERE id = ?", arguments: [id.uuidString])
+                return browser
+            }
+            // SEMANTICS.md, Recently closed: back in the original browser if it is still open.
+            let target: BrowserID
+            if let original = entry.browser, try WebStateListRows.revision(db, browser: original) != nil {
+                target = original
+            } else {
+                target = try BrowserRows.insert(db, offTheRecord: offTheRecord).id
+            }
+            let stored = try WebStateListRows.load(db, browser: target)
+            var list = stored.list
+            let webStates = try entry.tabs.map { try Self.webState(db, id: $0.id) }
+            let start = entry.tabIndex ?? list.count
+            if entry.kind == .group, let group = entry.group {
+                var indexes: [Int] = []
+                for (offset, webState) in webStates.enumerated() {
+                    indexes.append(try list.insert(webState, params: .atIndex(start + offset)).index)
+                }
+                let groupID = list.groups[group.id] == nil ? group.id : TabGroupID()
+                _ = try list.createGroup(at: indexes, visualData: group.visualData, id: groupID)
+                if let first = webStates.first, let index = list.index(of: first.id) { _ = try list.activate(at: index) }
+            } else if let webState = webStates.first, let tab = entry.tabs.first {
+                var params = InsertionParams.atIndex(start).activate()
+                if tab.wasPinned {
+                    params = params.pinned()
+                } else if let group = entry.group?.id, list.groups[group] != nil {
+                    params = params.inGroup(group)
+                }
+                _ = try list.insert(webState, params: params)
+            }
+            if let index = list.activeIndex {
+                _ = try list.setLastActiveAt(Date().storedPrecision, forTabAt: index)
+            }
+            // The rows leave the entry as the list takes them back; then the entry goes.
+            _ = try WebStateListRows.write(
+                db, browser: target, from: stored, to: list, change: .between(stored.list, list))
+            try db.execute(sql: "DELETE FROM closed_entries WHERE id = ?", arguments: [id.uuidString])
+            return target
+        }
+    }
+
+    public func forget(_ id: ClosedEntryID) throws {
+        try database.mutate { db in
+            try db.execute(sql: "DELETE FROM closed_entries WHERE id = ?", arguments: [id.uuidString])
+            if db.changesCount == 0 { throw StorageError.unknownClosedEntry(id.uuidString) }
+        }
+    }
+
+    public func forgetAll() throws {
+        try database.mutate { db in try db.execute(sql: "DELETE FROM closed_entries") }
+    }
+
+    /// A closed tab's list fields, read from its row.
+    private static func webState(_ db: Database, id: WebStateID) throws -> WebState {
+        guard let row = try Row.fetchOne(
+            db, sql: "SELECT created_at, last_active_at, current_entry_index FROM tabs WHERE id = ?",
+            arguments: [id.uuidString])
+        else { throw StorageError.unknownTab(id.uuidString) }
+        return WebState(
+            id: id, navigationIndex: row["current_entry_index"], createdAt: row["created_at"],
+            lastActiveAt: row["last_active_at"])
+    }
+}
