@@ -12,7 +12,8 @@ import SessionStorage
 /// Consolidation: the repository reports each committed transaction once,
 /// so a batch (one ``WebStateListRepository/update(_:_:)``) is one update.
 /// Values that arrive while the main queue is busy are coalesced into one
-/// update per main-queue turn, carrying the last of them; a value that shows
+/// update per main-queue turn, carrying the last of them, and a burst from
+/// another thread is paced to one update per 33 ms; a value that shows
 /// the same strip as the last one pushed (a repeated initial value, or a
 /// change the strip does not show, such as an opener) is not pushed.
 ///
