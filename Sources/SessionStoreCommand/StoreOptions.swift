@@ -32,6 +32,18 @@ struct StoreOptions: ParsableArguments {
         return Self.defaultFileName
     }
 
+    /// Opens the store for reading only; never creates or changes the file.
+    func openReadOnly() throws -> SessionDatabase {
+        try SessionDatabase.openReadOnly(atPath: path, configuration: configuration)
+    }
+
+    /// Opens the store for writing, migrating it first; creates it only if `create`.
+    func openForWriting(create: Bool) throws -> SessionDatabase {
+        var configuration = configuration
+        configuration.createIfMissing = create
+        return try SessionDatabase.open(atPath: path, configuration: configuration)
+    }
+
     /// The storage configuration these options describe.
     var configuration: SessionDatabase.Configuration {
         var configuration = SessionDatabase.Configuration()

@@ -35,15 +35,8 @@ extension SessionStore {
         }
 
         func run() throws {
-            // Read-only: refuse a file that would need migrating rather than migrate it.
-            let status = try SessionStoreFile.status(atPath: options.path, configuration: options.configuration)
-            if !status.pending.isEmpty {
-                throw StorageError.migrationsPending(path: options.path, pending: status.pending)
-            }
-            var configuration = options.configuration
-            configuration.createIfMissing = false
-            configuration.backupBeforeMigrating = false
-            let database = try SessionDatabase.open(atPath: options.path, configuration: configuration)
+            // Read-only: nothing is created, migrated or written.
+            let database = try SessionDatabase.openReadOnly(atPath: options.path, configuration: options.configuration)
             let browsers = SQLiteBrowserRepository(database: database)
             let id: BrowserID
             if let browser, let given = BrowserID(uuidString: browser) {

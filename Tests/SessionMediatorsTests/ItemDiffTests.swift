@@ -1,5 +1,6 @@
 import Foundation
 import SessionConsumers
+import SessionModel
 import SessionTestSupport
 import Testing
 @testable import SessionMediators

@@ -14,6 +14,7 @@ import SessionModel
 /// - ``restore(_:)``
 /// - ``forget(_:)``
 /// - ``forgetAll()``
+/// - ``pruneExpired()``
 public protocol RecentlyClosedRepository: Sendable {
     /// Every entry, the most recently closed first.
     func entries() throws -> [RecentlyClosedEntry]
@@ -38,4 +39,10 @@ public protocol RecentlyClosedRepository: Sendable {
 
     /// Deletes every entry.
     func forgetAll() throws
+
+    /// Applies the cap and lifetime now (they are otherwise applied when an entry is recorded).
+    ///
+    /// - Returns: How many entries were deleted.
+    @discardableResult
+    func pruneExpired() throws -> Int
 }

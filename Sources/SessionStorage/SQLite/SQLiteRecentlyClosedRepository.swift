@@ -79,6 +79,16 @@ public final class SQLiteRecentlyClosedRepository: RecentlyClosedRepository {
         try database.mutate { db in try db.execute(sql: "DELETE FROM closed_entries") }
     }
 
+    @discardableResult
+    public func pruneExpired() throws -> Int {
+        let configuration = database.configuration
+        return try database.mutate { db in
+            let before = try Int.fetchOne(db, sql: "SELECT count(*) FROM closed_entries") ?? 0
+            try ClosedEntryRows.prune(db, configuration: configuration)
+            return before - (try Int.fetchOne(db, sql: "SELECT count(*) FROM closed_entries") ?? 0)
+        }
+    }
+
     /// A closed tab's list fields, read from its row.
     private static func webState(_ db: Database, id: WebStateID) throws -> WebState {
         guard let row = try Row.fetchOne(

@@ -17,6 +17,7 @@ import SessionModel
 /// ## Topics
 /// ### Opening
 /// - ``open(atPath:configuration:)``
+/// - ``openReadOnly(atPath:configuration:)``
 /// - ``inMemory(configuration:)``
 /// - ``Configuration``
 public final class SessionDatabase: Sendable {
@@ -92,6 +93,30 @@ public final class SessionDatabase: Sendable {
         }
     }
 
+    /// Rebuilds the file without its free pages (`VACUUM`) and folds the WAL
+    /// back in, so the file shrinks to what it holds.
+    ///
+    /// - Returns: The file's size in bytes before and after, or `nil` in memory.
+    @discardableResult
+    public func compact() throws -> (before: Int64, after: Int64)? {
+        guard let path else { return nil }
+        func size() -> Int64 {
+            ["", "-wal"].reduce(0) { total, suffix in
+                total + ((try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? NSNumber)?
+                    .int64Value ?? 0)
+            }
+        }
+        do {
+            let before = size()
+            try ReentrancyGuard.check()
+            try writer.vacuum()
+            _ = try writer.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+            return (before, size())
+        } catch {
+            throw StorageError(error, path: path, operation: "compacting")
+        }
+    }
+
     /// Closes the store's connections, folding the WAL back into the file.
     ///
     /// The store must not be used afterwards.
@@ -105,6 +130,27 @@ public final class SessionDatabase: Sendable {
         } catch {
             throw StorageError(error, path: path ?? ":memory:", operation: "closing")
         }
+    }
+
+    /// Opens the store at `path` for reading only: nothing is created, migrated or written.
+    ///
+    /// Mutations through its repositories fail with ``StorageError/readOnly(path:reason:)``.
+    ///
+    /// - Throws: ``StorageError`` — `fileNotFound`, `notARegularFile`, `notASessionStore`,
+    ///   `corrupt`, `databaseNewerThanBinary`, `migrationChecksumMismatch`, `migrationsPending`.
+    public static func openReadOnly(atPath path: String, configuration: Configuration = Configuration()) throws
+        -> SessionDatabase
+    {
+        let queue = try SessionStoreFile.readOnlyQueue(atPath: path, configuration: configuration)
+        do {
+            try queue.read { db in
+                let status = try SchemaMigrator().status(db, path: path)
+                if !status.isCurrent { throw StorageError.migrationsPending(path: path, pending: status.pending) }
+            }
+        } catch {
+            throw StorageError(error, path: path, operation: "opening the database")
+        }
+        return SessionDatabase(path: path, writer: queue, configuration: configuration)
     }
 
     /// Opens a new, empty, migrated in-memory store that never touches a file.

@@ -1,4 +1,5 @@
-/// A small, seeded, reproducible random number generator for property tests.
+/// A small, seeded, reproducible random number generator (SplitMix64), for
+/// demo sessions and property tests that must replay exactly.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 

@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+import SessionModel
+import SessionStorage
+
+extension SessionStore {
+    /// `sessionstore closed`: recently closed entries, most recent first; changes nothing.
+    struct Closed: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List recently closed tabs, groups and windows, most recent first.")
+
+        @OptionGroup var options: StoreOptions
+
+        @Flag(help: "Print JSON instead of text.")
+        var json = false
+
+        func run() throws {
+            let entries = try SQLiteRecentlyClosedRepository(database: try options.openReadOnly()).entries()
+            let closed = entries.map(SessionReport.closed(_:))
+            if json {
+                try JSONOutput.print(closed)
+                return
+            }
+            print(SessionReport.closedLines(closed).joined(separator: "\n"))
+        }
+    }
+
+    /// `sessionstore restore ID`: brings a recently closed entry back.
+    struct Restore: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Restore a recently closed tab, group or window (see `sessionstore closed`).")
+
+        @OptionGroup var options: StoreOptions
+
+        @Argument(help: ArgumentHelp("The closed entry's identifier.", valueName: "id"))
+        var id: String
+
+        func validate() throws {
+            guard ClosedEntryID(uuidString: id) != nil else {
+                throw ValidationError("'\(id)' is not a closed entry identifier (a UUID).")
+            }
+        }
+
+        func run() throws {
+            let database = try options.openForWriting(create: false)
+            let browser = try SQLiteRecentlyClosedRepository(database: database).restore(ClosedEntryID(uuidString: id)!)
+            print("Restored \(id.lowercased()) into browser \(browser).")
+        }
+    }
+
+    /// `sessionstore prune`: drops expired closed entries and compacts the file.
+    struct Prune: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Drop expired recently closed entries and compact the file (VACUUM).")
+
+        @OptionGroup var options: StoreOptions
+
+        func run() throws {
+            let database = try options.openForWriting(create: false)
+            let removed = try SQLiteRecentlyClosedRepository(database: database).pruneExpired()
+            let sizes = try database.compact()
+            try database.close()
+            let before = sizes?.before ?? 0
+            let after = sizes?.after ?? 0
+            print("Removed \(removed) expired closed entr\(removed == 1 ? "y" : "ies"); "
+                + "reclaimed \(max(0, before - after)) bytes (\(before) -> \(after)).")
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import SessionModel
+import SessionStorage
+
+extension SessionStore {
+    /// `sessionstore demo`: fills the store with a realistic session through the library.
+    struct Demo: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Fill the store with a realistic session, then print the `ls` tree.",
+            discussion: """
+                Creates browsers with pinned tabs, tab groups, tabs opened from others, \
+                navigation histories and a recently closed tab, all through the library, \
+                and browses in an off-the-record browser that leaves no trace in the file. \
+                The same --seed gives the same tabs and histories.
+                """)
+
+        @OptionGroup var options: StoreOptions
+
+        @Option(help: "How many browsers (windows) to create.")
+        var browsers = 2
+
+        @Option(help: "How many tabs per browser.")
+        var tabs = 6
+
+        @Option(help: "How many history entries per tab.")
+        var history = 4
+
+        @Option(help: "The random seed.")
+        var seed: UInt64 = 1
+
+        func validate() throws {
+            guard (1...1_000).contains(browsers) else { throw ValidationError("--browsers must be from 1 to 1000.") }
+            guard (1...100_000).contains(tabs) else { throw ValidationError("--tabs must be from 1 to 100000.") }
+            guard (1...NavigationLimits.defaultMaximumEntries).contains(history) else {
+                throw ValidationError("--history must be from 1 to \(NavigationLimits.defaultMaximumEntries).")
+            }
+        }
+
+        func run() throws {
+            let database = try options.openForWriting(create: true)
+            var generator = DemoSession(seed: seed, historyLength: history)
+            let progress = Progress(total: browsers * tabs)
+            for _ in 0..<browsers {
+                try generator.fillBrowser(in: database, tabCount: tabs, progress: progress)
+            }
+            try generator.closeOneTab(in: database)
+            try generator.browseOffTheRecord()
+            progress.finish()
+            print(try SessionReport(database: database, includeClosed: false).text)
+            try database.close()
+        }
+    }
+}
+
+/// Prints progress on stderr when stderr is a terminal, and nothing otherwise.
+final class Progress {
+    private let total: Int
+    private var done = 0
+    private let enabled = isatty(STDERR_FILENO) == 1
+    private var lastPrinted = Date.distantPast
+
+    init(total: Int) {
+        self.total = total
+    }
+
+    func advance(by count: Int = 1) {
+        done += count
+        guard enabled, Date().timeIntervalSince(lastPrinted) > 0.1 || done == total else { return }
+        lastPrinted = Date()
+        FileHandle.standardError.write(Data("\r\(done)/\(total) tabs".utf8))
+    }
+
+    func finish() {
+        if enabled { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+}
