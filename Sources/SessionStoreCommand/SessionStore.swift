@@ -21,7 +21,10 @@ public struct SessionStore: ParsableCommand {
               75  the database is locked by another process beyond the busy timeout
               78  the database is newer than this tool
             """,
-        subcommands: [Migrate.self, Status.self, Check.self, Ls.self, Show.self, Closed.self, Restore.self, Prune.self, Export.self, Import.self, Demo.self]
+        subcommands: [
+            Migrate.self, Status.self, Check.self, Ls.self, Show.self, Closed.self, Restore.self, Prune.self,
+            Export.self, Import.self, Demo.self, Watch.self,
+        ]
     )
 
     public init() {}

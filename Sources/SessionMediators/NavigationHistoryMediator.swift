@@ -1,0 +1,83 @@
+import SessionConsumers
+import SessionModel
+import SessionStorage
+
+/// Pushes one tab's back/forward state into a ``NavigationHistoryConsumer``.
+///
+/// Created with the one repository it needs and its consumer, it observes the
+/// tab's history and pushes, on the main queue only: the full state first,
+/// then the new state whenever what the consumer shows changes. Consolidation,
+/// lifetime and failure are as for ``WebStateListMediator``: at most one push
+/// per committed transaction and per main-queue turn, the last state always
+/// pushed, an unchanged state never pushed twice, nothing after ``disconnect()``
+/// returns, and the consumer held weakly.
+@MainActor
+public final class NavigationHistoryMediator {
+    private weak var consumer: (any NavigationHistoryConsumer)?
+    private var observation: (any StoreObservation)?
+    private var shown: NavigationHistoryState?
+
+    /// Starts observing `tab`'s history for `consumer`; the consumer's first call comes on a later main-queue turn.
+    ///
+    /// - Parameters:
+    ///   - tab: The tab whose history to show.
+    ///   - histories: The history repository to observe.
+    ///   - consumer: The back/forward UI; held weakly.
+    public init(tab: WebStateID, histories: any NavigationHistoryRepository, consumer: any NavigationHistoryConsumer) {
+        self.consumer = consumer
+        let consolidator = MainQueueConsolidator<NavigationHistory> { [weak self] result in
+            self?.receive(result, tab: tab)
+        }
+        observation = histories.observe(tab) { consolidator.receive($0) }
+    }
+
+    /// Whether the mediator still observes and pushes.
+    public var isConnected: Bool { observation != nil }
+
+    /// Stops the observation: once this returns, the consumer is not called again.
+    public func disconnect() {
+        let observation = self.observation
+        self.observation = nil
+        consumer = nil
+        observation?.cancel()
+    }
+
+    /// Main queue: pushes the new state if it differs from the last one pushed.
+    private func receive(_ result: Result<NavigationHistory, any Error>, tab: WebStateID) {
+        guard isConnected else { return }
+        guard let consumer else { return disconnect() }
+        switch result {
+        case .success(let history):
+            let state = NavigationHistoryState(tab: tab, history: history)
+            if let shown {
+                guard state != shown else { return }
+                self.shown = state
+                consumer.update(to: state)
+            } else {
+                shown = state
+                consumer.configure(with: state)
+            }
+        case .failure(let error):
+            disconnect()
+            consumer.historyBecameUnavailable(Unavailability(error))
+        }
+    }
+}
+
+extension NavigationHistoryState {
+    /// What back/forward UI shows of a history.
+    init(tab: WebStateID, history: NavigationHistory) {
+        let entries = history.items.enumerated().map { index, item in
+            NavigationEntryItem(
+                index: index, title: item.title, url: item.virtualURL ?? item.url, faviconURL: item.faviconURL,
+                timestamp: item.timestamp)
+        }
+        guard let current = history.currentIndex else {
+            self.init(tab: tab)
+            return
+        }
+        self.init(
+            tab: tab, current: entries[current], back: entries[..<current].reversed(),
+            forward: Array(entries[(current + 1)...]))
+    }
+}

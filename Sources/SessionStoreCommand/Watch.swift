@@ -1,0 +1,145 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import SessionConsumers
+import SessionMediators
+import SessionModel
+import SessionStorage
+
+extension SessionStore {
+    /// `sessionstore watch`: prints a browser's tab strip live, as a tab-list mediator pushes it.
+    ///
+    /// Changes nothing. The strip arrives through a ``WebStateListMediator``, on the
+    /// main queue, which this command drains with `dispatchMain()`; Ctrl-C
+    /// (SIGINT) or SIGTERM disconnects it and exits with status 0.
+    struct Watch: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a browser's tab strip live, one line per consolidated update, until Ctrl-C.",
+            discussion: """
+                The first line is the whole strip; each later line is one update: its diff \
+                (-removed +inserted >moved ~updated) and the new strip. Tabs show their page \
+                title (else URL); pinned tabs come before "|", groups are in [ ], * marks the \
+                active tab. Changes made by other processes appear within 0.25 s. \
+                If the browser is closed, prints "closed" and exits 0.
+                """)
+
+        @OptionGroup var options: StoreOptions
+
+        @Option(help: ArgumentHelp("The browser to watch (default: the most recently active one).", valueName: "id"))
+        var browser: String?
+
+        func validate() throws {
+            if let browser, BrowserID(uuidString: browser) == nil {
+                throw ValidationError("--browser needs a browser identifier (a UUID).")
+            }
+        }
+
+        func run() throws {
+            // Read-only: nothing is created, migrated or written.
+            let database = try SessionDatabase.openReadOnly(atPath: options.path, configuration: options.configuration)
+            let browsers = SQLiteBrowserRepository(database: database)
+            let id: BrowserID
+            if let browser, let given = BrowserID(uuidString: browser) {
+                guard try browsers.browser(given) != nil else { throw StorageError.unknownBrowser(given.uuidString) }
+                id = given
+            } else {
+                guard let first = try browsers.browsers().first else {
+                    FileHandle.standardError.write(Data("sessionstore: \(options.path): no browser to watch.\n".utf8))
+                    throw ExitCode(ExitStatus.dataError)
+                }
+                id = first.id
+            }
+            let tabs = SQLiteWebStateListRepository(database: database)
+            FileHandle.standardError.write(Data("watching browser \(id) in \(options.path); Ctrl-C to stop\n".utf8))
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    WatchSession.current = WatchSession(browser: id, tabs: tabs)
+                }
+            }
+            dispatchMain()
+        }
+    }
+}
+
+/// The running `watch`: the tab strip consumer that prints, its mediator, and the signal sources that end it.
+@MainActor
+private final class WatchSession: WebStateListConsumer {
+    /// The session, kept alive while the main queue runs.
+    static var current: WatchSession?
+
+    private var mediator: WebStateListMediator?
+    private var signalSources: [any DispatchSourceSignal] = []
+
+    init(browser: BrowserID, tabs: any WebStateListRepository) {
+        for signalNumber: Int32 in [SIGINT, SIGTERM] {
+            _ = signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
+            source.setEventHandler(handler: Self.handleSignal)
+            source.resume()
+            signalSources.append(source)
+        }
+        mediator = WebStateListMediator(browser: browser, tabs: tabs, consumer: self)
+    }
+
+    /// Runs on the main queue when SIGINT or SIGTERM arrives: a clean exit.
+    private nonisolated static func handleSignal() {
+        MainActor.assumeIsolated {
+            if let session = current { session.stop(status: 0) }
+            exit(0)
+        }
+    }
+
+    /// Disconnects and exits.
+    func stop(status: Int32) -> Never {
+        mediator?.disconnect()
+        exit(status)
+    }
+
+    func configure(with snapshot: TabStripSnapshot) {
+        Self.printLine("\(Self.describe(snapshot))")
+    }
+
+    func update(to snapshot: TabStripSnapshot, diff: TabStripDiff) {
+        Self.printLine("\(diff.summary): \(Self.describe(snapshot))")
+    }
+
+    func tabStripBecameUnavailable(_ reason: Unavailability) {
+        switch reason {
+        case .closed:
+            Self.printLine("closed")
+            stop(status: 0)
+        case .failed(let message):
+            FileHandle.standardError.write(Data("sessionstore: \(message)\n".utf8))
+            stop(status: ExitStatus.software)
+        }
+    }
+
+    /// Writes one line to stdout at once (no buffering, so a pipe sees it live).
+    private static func printLine(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    /// The strip on one line: `3 tabs: "Docs" | "News"* [ Work: "Mail" "https://example.org/" ]`.
+    static func describe(_ strip: TabStripSnapshot) -> String {
+        var tokens: [String] = []
+        var separatorAdded = false
+        for (index, item) in strip.items.enumerated() {
+            let previousGroup = index > 0 ? strip.items[index - 1].group?.id : nil
+            let nextGroup = index + 1 < strip.items.count ? strip.items[index + 1].group?.id : nil
+            if !separatorAdded, !item.isPinned {
+                tokens.append("|")
+                separatorAdded = true
+            }
+            if let group = item.group, group.id != previousGroup {
+                let title = group.title.isEmpty ? group.color.rawValue : group.title
+                tokens.append("[ \(title)\(group.isCollapsed ? " (collapsed)" : ""):")
+            }
+            let label = !item.title.isEmpty ? String(reflecting: item.title) : item.url ?? "(empty)"
+            tokens.append(item.isActive ? label + "*" : label)
+            if let group = item.group?.id, group != nextGroup { tokens.append("]") }
+        }
+        if !separatorAdded { tokens.append("|") }
+        let count = strip.items.count
+        return "\(count) tab\(count == 1 ? "" : "s"): " + tokens.joined(separator: " ")
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import SessionModel
+import SessionStorage
+import SessionTestSupport
+import Testing
+@testable import SessionStoreCommand
+
+/// `sessionstore watch`, run as a separate process while this one changes the file.
+@Suite struct WatchCommandTests {
+    let binary = SessionStoreBinary()
+
+    /// A `sessionstore watch` process whose output is collected as it comes.
+    final class WatchProcess {
+        let process = Process()
+        let stdout = ValueRecorder<Data>()
+        let stderr = ValueRecorder<Data>()
+        let exit = ValueRecorder<Int32>()
+
+        init(path: String, arguments: [String], in directory: String) throws {
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = ["watch"] + arguments
+            process.currentDirectoryURL = URL(fileURLWithPath: directory)
+            var environment = ProcessInfo.processInfo.environment
+            environment["SESSIONSTORE_DB"] = nil
+            process.environment = environment
+            let out = Pipe(), err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            process.standardInput = FileHandle.nullDevice
+            out.fileHandleForReading.readabilityHandler = { [stdout] in stdout.record($0.availableData) }
+            err.fileHandleForReading.readabilityHandler = { [stderr] in stderr.record($0.availableData) }
+            process.terminationHandler = { [exit] in exit.record($0.terminationStatus) }
+            try process.run()
+        }
+
+        /// The lines printed so far.
+        var lines: [String] {
+            String(decoding: stdout.recorded.reduce(Data(), +), as: UTF8.self)
+                .split(separator: "\n").map(String.init)
+        }
+
+        var errorText: String { String(decoding: stderr.recorded.reduce(Data(), +), as: UTF8.self) }
+
+        /// Waits until the printed lines satisfy `predicate`.
+        func waitForLines(timeout: Double = 15, _ predicate: @escaping ([String]) -> Bool) -> Bool {
+            stdout.wait(timeout: timeout) { chunks in
+                predicate(String(decoding: chunks.reduce(Data(), +), as: UTF8.self).split(separator: "\n").map(String.init))
+            }
+        }
+
+        /// Waits for the process to exit; its status, or `nil` on timeout (the process is then killed).
+        func waitForExit(timeout: Double = 15) -> Int32? {
+            guard exit.wait(timeout: timeout, until: { !$0.isEmpty }) else {
+                process.terminate()
+                return nil
+            }
+            return exit.recorded.first
+        }
+    }
+
+    @Test func watch_printsTheStrip_thenAnUpdateFromAnotherProcess_andExitsZeroOnSIGINT() throws {
+        let store = try TemporaryStore.onDisk()
+        let path = try #require(store.path)
+        let (browser, names) = try store.seed("a | b* c")
+        try store.histories.commit(NavigationItem(url: "https://example.org/", title: "Example"), in: names.webStateID("b"))
+        let watch = try WatchProcess(path: binary.path, arguments: ["--db", path], in: store.directory!.path)
+        defer { if watch.process.isRunning { watch.process.terminate() } }
+
+        #expect(watch.waitForLines { $0.count >= 1 }, "no initial line; stderr: \(watch.errorText)")
+        #expect(watch.lines.first == #"3 tabs: (empty) | "Example"* (empty)"#)
+
+        // This process is another process to the watcher: its change arrives through data_version.
+        try store.tabs.close(in: browser, at: 2)
+        #expect(watch.waitForLines { $0.count >= 2 }, "no update line; stderr: \(watch.errorText)")
+        #expect(watch.lines.dropFirst().first == #"-1 +0 >0 ~0: 2 tabs: (empty) | "Example"*"#)
+
+        watch.process.interrupt()
+        #expect(watch.waitForExit() == 0)
+        #expect(watch.lines.count == 2)
+        #expect(watch.errorText == "watching browser \(browser) in \(path); Ctrl-C to stop\n")
+    }
+
+    @Test func watch_givenBrowser_isTheOneWatched_andClosingItEndsTheWatch() throws {
+        let store = try TemporaryStore.onDisk()
+        let path = try #require(store.path)
+        let (first, _) = try store.seed("| a*", scope: 1)
+        let (second, _) = try store.seed("| a* b", scope: 2)
+        try store.browsers.markActive(second)
+        let watch = try WatchProcess(path: binary.path, arguments: ["--db", path, "--browser", first.uuidString], in: store.directory!.path)
+        defer { if watch.process.isRunning { watch.process.terminate() } }
+        #expect(watch.waitForLines { $0.count >= 1 }, "stderr: \(watch.errorText)")
+        #expect(watch.lines == ["1 tab: | (empty)*"])
+        try store.browsers.closeBrowser(first)
+        #expect(watch.waitForExit() == 0)
+        #expect(watch.lines == ["1 tab: | (empty)*", "closed"])
+    }
+
+    @Test func watch_missingFile_failsLikeTheOtherSubcommands() throws {
+        try TemporaryDirectory.with { dir in
+            let result = try binary.run(["watch", "--db", "missing.sqlite"], in: dir.path)
+            #expect(result.status == 66)
+            #expect(result.stdout == "")
+            #expect(result.stderr.hasPrefix("sessionstore: missing.sqlite: "))
+            #expect(!FileManager.default.fileExists(atPath: dir.file("missing.sqlite")))
+        }
+    }
+
+    @Test func watch_emptyStore_andUnknownBrowser_areDataErrors() throws {
+        let store = try TemporaryStore.onDisk()
+        let path = try #require(store.path)
+        let empty = try binary.run(["watch", "--db", path], in: store.directory!.path)
+        #expect(empty == .init(status: 65, stdout: "", stderr: "sessionstore: \(path): no browser to watch.\n"))
+        let unknown = BrowserID()
+        let result = try binary.run(["watch", "--db", path, "--browser", unknown.uuidString], in: store.directory!.path)
+        #expect(result.status == 65)
+        #expect(result.stderr == "sessionstore: \(StorageError.unknownBrowser(unknown.uuidString).description)\n")
+    }
+
+    @Test func parse_watchBrowser_mustBeAUUID() throws {
+        let command = try SessionStore.parseAsRoot(["watch", "--browser", BrowserID().uuidString])
+        #expect(command is SessionStore.Watch)
+        #expect(throws: (any Error).self) { try SessionStore.parseAsRoot(["watch", "--browser", "first"]) }
+    }
+}
