@@ -4,9 +4,9 @@ import SessionModel
 ///
 /// Tabs and groups are named by identifier, never by index, so a command
 /// issued against a strip that is one update behind still reaches the tab the
-/// user meant. Each command is one transaction (``openURL(_:activate:)`` is
-/// two: the tab, then its first page); what it changes reaches the strip
-/// through its mediator, like any other change.
+/// user meant. Each command is one transaction (``openURL(_:activate:)``
+/// inserts the tab and commits its first page together); what it changes
+/// reaches the strip through its mediator, like any other change.
 public protocol WebStateListCommands {
     /// Opens `url` in a new tab placed by the insertion rules, optionally activating it.
     ///

@@ -29,12 +29,13 @@ public struct WebStateListCommandHandler: WebStateListCommands, Sendable {
         self.histories = histories
     }
 
-    /// Inserts a tab by the insertion rules, then commits `url` as its first entry (two transactions).
+    /// Inserts a tab by the insertion rules with `url` as its first entry, in one transaction.
     @discardableResult
     public func openURL(_ url: String, activate: Bool) throws -> WebStateID {
         let webState = WebState()
-        try tabs.insert(webState, in: browser, params: .automatic().activate(activate))
-        try histories.commit(NavigationItem(url: url, transition: .typed), in: webState.id)
+        try tabs.insert(
+            webState, in: browser, params: .automatic().activate(activate),
+            navigatingTo: NavigationItem(url: url, transition: .typed))
         return webState.id
     }
 

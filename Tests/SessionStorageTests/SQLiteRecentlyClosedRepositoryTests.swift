@@ -107,4 +107,17 @@ import Testing
         }
         #expect(try SessionStoreFile.check(atPath: store.path!) == [])
     }
+
+    @Test func observe_seesClosingAndRestoring() throws {
+        let store = try TemporaryStore.inMemory()
+        let (browser, _) = try store.seed("| a* b")
+        let recorder = ValueRecorder<Int>()
+        let observation = closed(store).observe { recorder.record((try? $0.get())?.count ?? -1) }
+        defer { observation.cancel() }
+        #expect(recorder.wait { $0 == [0] })
+        try store.tabs.close(in: browser, at: 0)
+        #expect(recorder.wait { $0.last == 1 })
+        try closed(store).restore(try #require(try closed(store).entries().first).id)
+        #expect(recorder.wait { $0 == [0, 1, 0] })
+    }
 }

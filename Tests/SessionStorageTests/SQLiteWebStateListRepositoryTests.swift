@@ -252,4 +252,25 @@ import Testing
         #expect(try changes { try store.tabs.close(in: browser, at: 3) } == 3)  // + its closed entry
         #expect(try changes { try store.tabs.setPinned(true, in: browser, at: 5) } == 2)
     }
+
+    @Test func insertNavigatingTo_opensTheTabOnItsPage_inOneTransaction() throws {
+        let store = try TemporaryStore.onDisk()
+        let (browser, names) = try store.seed("| a*")
+        let recorder = ValueRecorder<WebStateListSnapshot>()
+        let observation = store.tabs.observe(browser) { if let value = try? $0.get() { recorder.record(value) } }
+        defer { observation.cancel() }
+        #expect(recorder.wait { $0.count == 1 })
+        let index = try store.tabs.insert(
+            names.webState("x"), in: browser, params: .automatic().activate(),
+            navigatingTo: NavigationItem(url: "https://x.example/", title: "X"))
+        #expect(index == 1)
+        #expect(recorder.wait { $0.count == 2 })
+        let last = try #require(recorder.recorded.last)
+        #expect(names.format(last.list) == "| a x*")
+        #expect(last.pages[names.webStateID("x")]?.title == "X")
+        #expect(try store.tabs.webStateList(in: browser).webStates[1].navigationIndex == 0)
+        try store.reopen()
+        #expect(try store.histories.history(of: names.webStateID("x")).currentItem?.url == "https://x.example/")
+        #expect(try SessionStoreFile.check(atPath: store.path!) == [])
+    }
 }

@@ -15,6 +15,7 @@ import SessionModel
 /// - ``forget(_:)``
 /// - ``forgetAll()``
 /// - ``pruneExpired()``
+/// - ``observe(onChange:)``
 public protocol RecentlyClosedRepository: Sendable {
     /// Every entry, the most recently closed first.
     func entries() throws -> [RecentlyClosedEntry]
@@ -45,4 +46,9 @@ public protocol RecentlyClosedRepository: Sendable {
     /// - Returns: How many entries were deleted.
     @discardableResult
     func pruneExpired() throws -> Int
+
+    /// Observes ``entries()``: the current value first, then one value per
+    /// committed change that altered it, on a private serial queue.
+    func observe(onChange: @escaping @Sendable (Result<[RecentlyClosedEntry], any Error>) -> Void)
+        -> any StoreObservation
 }

@@ -15,6 +15,7 @@ import SessionModel
 /// - ``webStateList(in:)``
 /// ### Changing
 /// - ``update(_:_:)``
+/// - ``insert(_:in:params:navigatingTo:)``
 /// - ``moveWebState(_:to:params:)``
 public protocol WebStateListRepository: Sendable {
     /// The browser's tab list as stored now.
@@ -49,6 +50,16 @@ public protocol WebStateListRepository: Sendable {
     /// - Returns: The tab's index in the target list.
     /// - Throws: ``StorageError/unknownTab(_:)``, ``StorageError/unknownBrowser(_:)``,
     ///   `WebStateListError` for bad parameters.
+    /// Opens a tab on its first page: inserts it by the insertion rules and
+    /// commits `item` as its first history entry, in one transaction.
+    ///
+    /// - Returns: The tab's index.
+    /// - Throws: ``StorageError/unknownBrowser(_:)``, `WebStateListError`,
+    ///   `NavigationHistoryError` for an invalid item.
+    @discardableResult
+    func insert(_ webState: WebState, in browser: BrowserID, params: InsertionParams, navigatingTo item: NavigationItem)
+        throws -> Int
+
     @discardableResult
     func moveWebState(_ id: WebStateID, to browser: BrowserID, params: InsertionParams) throws -> Int
 

@@ -89,6 +89,12 @@ public final class SQLiteRecentlyClosedRepository: RecentlyClosedRepository {
         }
     }
 
+    public func observe(
+        onChange: @escaping @Sendable (Result<[RecentlyClosedEntry], any Error>) -> Void
+    ) -> any StoreObservation {
+        SnapshotObserver(database: database, fetch: { db in try ClosedEntryRows.entries(db) }, onChange: onChange)
+    }
+
     /// A closed tab's list fields, read from its row.
     private static func webState(_ db: Database, id: WebStateID) throws -> WebState {
         guard let row = try Row.fetchOne(

@@ -25,21 +25,51 @@ public final class SQLiteWebStateListRepository: WebStateListRepository {
     @discardableResult
     public func update<T>(_ browser: BrowserID, _ body: (inout WebStateList) throws -> T) throws -> T {
         try database.mutate { db in
-            let stored = try self.stored(db, browser: browser)
-            var list = stored.list
-            let result = try body(&list)
-            try self.touchActive(&list, from: stored.list)
-            var change = WebStateListChange.between(stored.list, list)
-            if try self.keepHistoryIndexes(&list, from: stored.list, change: change) {
-                change = WebStateListChange.between(stored.list, list)
-            }
-            // SEMANTICS.md, Recently closed: removed tabs are closed, and restorable.
-            try ClosedEntryRows.recordClosedTabs(
-                db, browser: browser, change: change, before: stored.list, configuration: self.database.configuration)
-            let written = try WebStateListRows.write(db, browser: browser, from: stored, to: list, change: change)
+            let (result, written) = try self.apply(db, browser: browser, body)
             self.remember(written, for: browser, in: db)
             return result
         }
+    }
+
+    @discardableResult
+    public func insert(
+        _ webState: WebState, in browser: BrowserID, params: InsertionParams, navigatingTo item: NavigationItem
+    ) throws -> Int {
+        var history = NavigationHistory()
+        try history.commit(item)
+        history = try history.withStoredPrecision()
+        return try database.mutate { db in
+            var (index, written) = try self.apply(db, browser: browser) { try $0.insert(webState, params: params).index }
+            let empty = NavigationHistoryRows.Stored(
+                tab: webState.id, browser: browser, history: NavigationHistory(), start: 0, rowIDs: [])
+            try NavigationHistoryRows.write(db, from: empty, to: history)
+            // That write set the tab's history index and grew the browser's revision: follow it.
+            if let position = written.list.index(of: webState.id) {
+                _ = try written.list.setNavigationIndex(history.currentIndex, forTabAt: position)
+            }
+            written.revision += 1
+            self.remember(written, for: browser, in: db)
+            return index
+        }
+    }
+
+    /// Applies `body` to the browser's list inside the current transaction and
+    /// writes the result: the shared path of every list mutation.
+    private func apply<T>(
+        _ db: Database, browser: BrowserID, _ body: (inout WebStateList) throws -> T
+    ) throws -> (T, StoredWebStateList) {
+        let stored = try self.stored(db, browser: browser)
+        var list = stored.list
+        let result = try body(&list)
+        try touchActive(&list, from: stored.list)
+        var change = WebStateListChange.between(stored.list, list)
+        if try keepHistoryIndexes(&list, from: stored.list, change: change) {
+            change = WebStateListChange.between(stored.list, list)
+        }
+        // SEMANTICS.md, Recently closed: removed tabs are closed, and restorable.
+        try ClosedEntryRows.recordClosedTabs(
+            db, browser: browser, change: change, before: stored.list, configuration: database.configuration)
+        return (result, try WebStateListRows.write(db, browser: browser, from: stored, to: list, change: change))
     }
 
     @discardableResult
