@@ -10,9 +10,7 @@ import SessionStorage
 /// lifetime and failure are as for ``WebStateListMediator``.
 @MainActor
 public final class BrowserListMediator {
-    private weak var consumer: (any BrowserListConsumer)?
-    private var observation: (any StoreObservation)?
-    private var shown: BrowserListSnapshot?
+    private let link: MediatorLink<[BrowserSummary], BrowserListSnapshot, any BrowserListConsumer>
 
     /// Starts observing the store's browsers for `consumer`; the consumer's first call comes on a later main-queue turn.
     ///
@@ -20,44 +18,24 @@ public final class BrowserListMediator {
     ///   - browsers: The browser repository to observe.
     ///   - consumer: The window list; held weakly.
     public init(browsers: any BrowserRepository, consumer: any BrowserListConsumer) {
-        self.consumer = consumer
-        let consolidator = MainQueueConsolidator<[BrowserSummary]> { [weak self] result in
-            self?.receive(result)
-        }
-        observation = browsers.observeBrowsers { consolidator.receive($0) }
+        link = MediatorLink(
+            consumer: consumer,
+            observe: { browsers.observeBrowsers(onChange: $0) },
+            present: { BrowserListSnapshot(items: $0.map(BrowserItem.init)) },
+            pushes: .init(
+                configure: { $0.configure(with: $1) },
+                update: { consumer, previous, current in
+                    consumer.update(to: current, diff: BrowserListDiff.between(previous.items, current.items))
+                },
+                unavailable: { $0.browserListBecameUnavailable($1) }))
     }
 
     /// Whether the mediator still observes and pushes.
-    public var isConnected: Bool { observation != nil }
+    public var isConnected: Bool { link.isConnected }
 
     /// Stops the observation: once this returns, the consumer is not called again.
     public func disconnect() {
-        let observation = self.observation
-        self.observation = nil
-        consumer = nil
-        observation?.cancel()
-    }
-
-    /// Main queue: pushes what changed since the last push, if anything.
-    private func receive(_ result: Result<[BrowserSummary], any Error>) {
-        guard isConnected else { return }
-        guard let consumer else { return disconnect() }
-        switch result {
-        case .success(let summaries):
-            let list = BrowserListSnapshot(items: summaries.map(BrowserItem.init))
-            if let shown {
-                guard list != shown else { return }
-                let diff = BrowserListDiff.between(shown.items, list.items)
-                self.shown = list
-                consumer.update(to: list, diff: diff)
-            } else {
-                shown = list
-                consumer.configure(with: list)
-            }
-        case .failure(let error):
-            disconnect()
-            consumer.browserListBecameUnavailable(Unavailability(error))
-        }
+        link.disconnect()
     }
 }
 

@@ -13,9 +13,7 @@ import SessionStorage
 /// returns, and the consumer held weakly.
 @MainActor
 public final class NavigationHistoryMediator {
-    private weak var consumer: (any NavigationHistoryConsumer)?
-    private var observation: (any StoreObservation)?
-    private var shown: NavigationHistoryState?
+    private let link: MediatorLink<NavigationHistory, NavigationHistoryState, any NavigationHistoryConsumer>
 
     /// Starts observing `tab`'s history for `consumer`; the consumer's first call comes on a later main-queue turn.
     ///
@@ -24,43 +22,22 @@ public final class NavigationHistoryMediator {
     ///   - histories: The history repository to observe.
     ///   - consumer: The back/forward UI; held weakly.
     public init(tab: WebStateID, histories: any NavigationHistoryRepository, consumer: any NavigationHistoryConsumer) {
-        self.consumer = consumer
-        let consolidator = MainQueueConsolidator<NavigationHistory> { [weak self] result in
-            self?.receive(result, tab: tab)
-        }
-        observation = histories.observe(tab) { consolidator.receive($0) }
+        link = MediatorLink(
+            consumer: consumer,
+            observe: { histories.observe(tab, onChange: $0) },
+            present: { NavigationHistoryState(tab: tab, history: $0) },
+            pushes: .init(
+                configure: { $0.configure(with: $1) },
+                update: { consumer, _, current in consumer.update(to: current) },
+                unavailable: { $0.historyBecameUnavailable($1) }))
     }
 
     /// Whether the mediator still observes and pushes.
-    public var isConnected: Bool { observation != nil }
+    public var isConnected: Bool { link.isConnected }
 
     /// Stops the observation: once this returns, the consumer is not called again.
     public func disconnect() {
-        let observation = self.observation
-        self.observation = nil
-        consumer = nil
-        observation?.cancel()
-    }
-
-    /// Main queue: pushes the new state if it differs from the last one pushed.
-    private func receive(_ result: Result<NavigationHistory, any Error>, tab: WebStateID) {
-        guard isConnected else { return }
-        guard let consumer else { return disconnect() }
-        switch result {
-        case .success(let history):
-            let state = NavigationHistoryState(tab: tab, history: history)
-            if let shown {
-                guard state != shown else { return }
-                self.shown = state
-                consumer.update(to: state)
-            } else {
-                shown = state
-                consumer.configure(with: state)
-            }
-        case .failure(let error):
-            disconnect()
-            consumer.historyBecameUnavailable(Unavailability(error))
-        }
+        link.disconnect()
     }
 }
 

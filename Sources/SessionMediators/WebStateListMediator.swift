@@ -28,9 +28,7 @@ import SessionStorage
 ///     mediator.disconnect()
 @MainActor
 public final class WebStateListMediator {
-    private weak var consumer: (any WebStateListConsumer)?
-    private var observation: (any StoreObservation)?
-    private var shown: TabStripSnapshot?
+    private let link: MediatorLink<WebStateListSnapshot, TabStripSnapshot, any WebStateListConsumer>
 
     /// Starts observing `browser` for `consumer`; the consumer's first call comes on a later main-queue turn.
     ///
@@ -39,43 +37,23 @@ public final class WebStateListMediator {
     ///   - tabs: The tab-list repository to observe.
     ///   - consumer: The tab strip; held weakly.
     public init(browser: BrowserID, tabs: any WebStateListRepository, consumer: any WebStateListConsumer) {
-        self.consumer = consumer
-        let consolidator = MainQueueConsolidator<WebStateListSnapshot> { [weak self] result in
-            self?.receive(result)
-        }
-        observation = tabs.observe(browser) { consolidator.receive($0) }
+        link = MediatorLink(
+            consumer: consumer,
+            observe: { tabs.observe(browser, onChange: $0) },
+            present: TabStripSnapshot.init,
+            pushes: .init(
+                configure: { $0.configure(with: $1) },
+                update: { consumer, previous, current in
+                    consumer.update(to: current, diff: TabStripDiff.between(previous.items, current.items))
+                },
+                unavailable: { $0.tabStripBecameUnavailable($1) }))
     }
 
     /// Whether the mediator still observes and pushes.
-    public var isConnected: Bool { observation != nil }
+    public var isConnected: Bool { link.isConnected }
 
     /// Stops the observation: once this returns, the consumer is not called again.
     public func disconnect() {
-        let observation = self.observation
-        self.observation = nil
-        consumer = nil
-        observation?.cancel()
-    }
-
-    /// Main queue: pushes what changed since the last push, if anything.
-    private func receive(_ result: Result<WebStateListSnapshot, any Error>) {
-        guard isConnected else { return }
-        guard let consumer else { return disconnect() }
-        switch result {
-        case .success(let value):
-            let strip = TabStripSnapshot(value)
-            if let shown {
-                guard strip != shown else { return }
-                let diff = TabStripDiff.between(shown.items, strip.items)
-                self.shown = strip
-                consumer.update(to: strip, diff: diff)
-            } else {
-                shown = strip
-                consumer.configure(with: strip)
-            }
-        case .failure(let error):
-            disconnect()
-            consumer.tabStripBecameUnavailable(Unavailability(error))
-        }
+        link.disconnect()
     }
 }
