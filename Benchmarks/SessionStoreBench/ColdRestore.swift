@@ -157,7 +157,7 @@ enum ColdRestore {
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--child-restore", subject.rawValue, "--child-path", path, "--synchronous", synchronous]
+        process.arguments = ["--child-restore", subject.rawValue, "--child-path", path, "--synchronous", synchronous.lowercased()]
         let output = Pipe()
         process.standardOutput = output
         try process.run()

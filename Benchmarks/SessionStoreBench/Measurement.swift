@@ -22,8 +22,18 @@ func writtenBytes() -> UInt64? {
     return nil
 }
 
-/// The peak resident set size of this process, in KiB (`getrusage`'s `ru_maxrss`).
+/// The peak resident set size of this process, in KiB.
+///
+/// `VmHWM` of `/proc/self/status`, which belongs to the process's own address space;
+/// `getrusage`'s `ru_maxrss` is not used because Linux carries it across `execve`, so a
+/// child started by a large parent reports the parent's peak.
 func peakResidentKiB() -> Int {
+    if let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) {
+        for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            let digits = line.dropFirst("VmHWM:".count).filter(\.isNumber)
+            if let kib = Int(digits) { return kib }
+        }
+    }
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
     return usage.ru_maxrss

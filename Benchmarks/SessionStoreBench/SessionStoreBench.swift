@@ -42,6 +42,9 @@ struct SessionStoreBench: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Measure peak memory of the cold restore at the largest size in child processes.")
     var peakMemory = true
 
+    @Option(help: "Subjects whose mutations run: store, raw, rewrite, comma separated (for profiling one).")
+    var subjects = "store,raw,rewrite"
+
     @Option(help: .hidden) var childRestore: String?
     @Option(help: .hidden) var childPath: String?
 
@@ -106,7 +109,7 @@ struct SessionStoreBench: ParsableCommand {
     /// Rounds for the full-rewrite baseline: each costs a whole file, so fewer at large sizes.
     private func rewriteRounds(size: Int, rounds: Int) -> Int {
         if let rewriteIterations { return rewriteIterations }
-        return max(3, min(rounds, (quick ? 40_000 : 200_000) / size))
+        return max(3, min(rounds, (quick ? 20_000 : 100_000) / size))
     }
 
     private func progress(_ text: String) {
@@ -129,7 +132,11 @@ struct SessionStoreBench: ParsableCommand {
         // Cold restore, alternating store and raw SQLite.
         var restoreStore = Samples(), restoreRaw = Samples(), restoreRewrite = Samples()
         var historiesStore = Samples(), historiesRaw = Samples()
+        var openStore = Samples(), openRaw = Samples()
         for _ in 0..<restores {
+            let opened = try openStore.measure { try SessionDatabase.open(atPath: storePath, configuration: storeConfiguration) }
+            try opened.close()
+            _ = try openRaw.measure { try RawConnection(path: rawPath, synchronous: sqliteSynchronous) }
             let (database, snapshots) = try restoreStore.measure {
                 try ColdRestore.storeTabLists(path: storePath, configuration: storeConfiguration)
             }
@@ -149,6 +156,7 @@ struct SessionStoreBench: ParsableCommand {
             _ = try restoreRewrite.measure { try FullRewriteSubject.restore(path: rewrite.path) }
         }
         var rows = [
+            ReportRow(workload: "cold restore: open file only", tabs: size, store: openStore, raw: openRaw),
             ReportRow(workload: "cold restore: tab lists+pages", tabs: size, store: restoreStore, raw: restoreRaw,
                       rewrite: restoreRewrite),
             ReportRow(workload: "cold restore: full histories", tabs: size, store: historiesStore, raw: historiesRaw),
@@ -170,14 +178,15 @@ struct SessionStoreBench: ParsableCommand {
         var storeRun = MutationRun(subject: store, seed: seed)
         var rawRun = MutationRun(subject: raw, seed: seed)
         var rewriteRun = MutationRun(subject: rewrite, seed: seed)
-        try storeRun.warmUp()
-        try rawRun.warmUp()
-        try rewriteRun.warmUp()
+        let chosen = Set(subjects.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        if chosen.contains("store") { try storeRun.warmUp() }
+        if chosen.contains("raw") { try rawRun.warmUp() }
+        if chosen.contains("rewrite") { try rewriteRun.warmUp() }
         let rewriteRounds = rewriteRounds(size: size, rounds: rounds)
         for iteration in 0..<rounds {
-            try storeRun.step(iteration: iteration)
-            try rawRun.step(iteration: iteration)
-            if iteration < rewriteRounds { try rewriteRun.step(iteration: iteration) }
+            if chosen.contains("store") { try storeRun.step(iteration: iteration) }
+            if chosen.contains("raw") { try rawRun.step(iteration: iteration) }
+            if chosen.contains("rewrite"), iteration < rewriteRounds { try rewriteRun.step(iteration: iteration) }
         }
         try store.finish()
         if raw.placementFallbacks > 0 { progress("raw SQLite placed \(raw.placementFallbacks) tabs at the end (gap full)") }
