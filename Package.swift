@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "SessionStore", targets: ["SessionModel", "SessionStorage", "SessionConsumers", "SessionMediators"]),
         .executable(name: "sessionstore", targets: ["sessionstore"]),
+        .executable(name: "sessionstore-bench", targets: ["sessionstore-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -44,6 +45,15 @@ let package = Package(
         ),
         .executableTarget(name: "sessionstore", dependencies: ["SessionStoreCommand"]),
         .executableTarget(name: "EmbedMigrationsTool"),
+        .executableTarget(
+            name: "sessionstore-bench",
+            dependencies: [
+                "SessionModel", "SessionStorage",
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/SessionStoreBench"
+        ),
         .plugin(
             name: "EmbedMigrationsPlugin",
             capability: .buildTool(),

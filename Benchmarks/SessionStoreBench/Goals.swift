@@ -1,0 +1,87 @@
+/// The goals of issue 7, checked against the measured figures.
+struct Goals {
+    var mutations: [Int: [MutationKind: (store: Samples, raw: Samples, rewrite: Samples)]] = [:]
+    var restore: [Int: (store: Samples, raw: Samples)] = [:]
+
+    private static func verdict(_ met: Bool) -> String { met ? "MET    " : "NOT MET" }
+
+    private static func ratio(_ value: Double) -> String {
+        value >= 100 ? String(format: "%.0fx", value) : String(format: "%.2fx", value)
+    }
+
+    func lines() -> [String] {
+        let sizes = mutations.keys.sorted()
+        guard let smallest = sizes.first, let largest = sizes.last else { return [] }
+        var lines: [String] = []
+
+        // Flat in session size: p50 at the largest size over p50 at the smallest.
+        var flat: [String] = []
+        var flatMet = true
+        for kind in MutationKind.allCases {
+            guard let small = mutations[smallest]?[kind]?.store.p50, let large = mutations[largest]?[kind]?.store.p50
+            else { continue }
+            flat.append("\(kind.label.split(separator: " ").first!) \(Self.ratio(large / small))")
+            flatMet = flatMet && large / small <= 1.25
+        }
+        lines.append("\(Self.verdict(flatMet)) mutation p50 at \(Report.formatCount(largest)) tabs within 1.25x of \(Report.formatCount(smallest)) tabs: "
+            + flat.joined(separator: ", "))
+
+        // Within 2x of raw SQLite, at every size (worst ratio shown).
+        var rawMet = true
+        var worst: [String] = []
+        for size in sizes {
+            var sizeWorst = 0.0
+            var worstKind = MutationKind.insert
+            for kind in MutationKind.allCases {
+                guard let run = mutations[size]?[kind], let store = run.store.p50, let raw = run.raw.p50 else { continue }
+                if store / raw > sizeWorst { (sizeWorst, worstKind) = (store / raw, kind) }
+            }
+            rawMet = rawMet && sizeWorst <= 2
+            worst.append("\(Report.formatCount(size)): worst \(Self.ratio(sizeWorst)) (\(worstKind.label.split(separator: " ").first!))")
+        }
+        lines.append("\(Self.verdict(rawMet)) mutation p50 within 2x of raw SQLite: " + worst.joined(separator: "; "))
+
+        // Faster than the full rewrite: 100x at 10,000 tabs, 10x at 1,000.
+        for (size, factor) in [(10_000, 100.0), (1_000, 10.0)] {
+            guard let runs = mutations[size] else { continue }
+            var least = Double.infinity
+            var leastKind = MutationKind.insert
+            for kind in MutationKind.allCases {
+                guard let run = runs[kind], let store = run.store.p50, let rewrite = run.rewrite.p50 else { continue }
+                if rewrite / store < least { (least, leastKind) = (rewrite / store, kind) }
+            }
+            lines.append("\(Self.verdict(least >= factor)) at least \(Int(factor))x faster than the full rewrite at "
+                + "\(Report.formatCount(size)) tabs: least \(Self.ratio(least)) (\(leastKind.label.split(separator: " ").first!))")
+        }
+
+        // Cold restore of tab lists within 2x of raw SQLite.
+        var restoreMet = true
+        var restoreRatios: [String] = []
+        for size in restore.keys.sorted() {
+            guard let pair = restore[size], let s = pair.store.p50, let r = pair.raw.p50 else { continue }
+            restoreMet = restoreMet && s / r <= 2
+            restoreRatios.append("\(Report.formatCount(size)): \(Self.ratio(s / r))")
+        }
+        lines.append("\(Self.verdict(restoreMet)) cold restore of tab lists within 2x of raw SQLite: "
+            + restoreRatios.joined(separator: ", "))
+
+        // At most 16 KiB per single-tab mutation, independent of size.
+        var bytesMet = true
+        var largestBytes: [String] = []
+        for size in sizes {
+            var most = 0.0
+            var mostKind = MutationKind.insert
+            for kind in MutationKind.allCases {
+                guard let bytes = mutations[size]?[kind]?.store.meanBytes else { continue }
+                if bytes > most { (most, mostKind) = (bytes, kind) }
+            }
+            bytesMet = bytesMet && most <= 16 * 1024
+            largestBytes.append("\(Report.formatCount(size)): \(Report.bytes(most)) (\(mostKind.label.split(separator: " ").first!))")
+        }
+        lines.append("\(Self.verdict(bytesMet)) at most 16 KiB written per mutation (mean, largest op): "
+            + largestBytes.joined(separator: "; "))
+
+        lines.append("PENDING 1,000-mutation burst reaches the consumer as at most 10 updates: no WebStateListMediator on main yet")
+        return lines
+    }
+}

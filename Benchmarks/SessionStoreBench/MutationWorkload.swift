@@ -1,0 +1,78 @@
+/// The single mutations the benchmark times, in the order one iteration runs them.
+enum MutationKind: Int, CaseIterable, Sendable {
+    case insert, move, close, navigate, activate
+
+    var label: String {
+        switch self {
+        case .insert: "insert tab with opener"
+        case .move: "move tab across window"
+        case .close: "close tab (recently closed)"
+        case .navigate: "commit navigation"
+        case .activate: "activate tab (after a nav)"
+        }
+    }
+}
+
+/// One implementation of a session that the workload mutates: the store or a baseline.
+///
+/// Each call is one durable change (it has been written when the call returns).
+/// Subjects keep the tab order in memory themselves, so the workload never reads
+/// the store between timed calls.
+protocol MutationSubject: AnyObject {
+    /// The number of open tabs.
+    var count: Int { get }
+    /// Inserts a new tab opened by the tab at `openerIndex`.
+    func insert(openerAt openerIndex: Int) throws
+    /// Moves the tab at `from` to `to`.
+    func move(from: Int, to: Int) throws
+    /// Closes the tab at `index`.
+    func close(at index: Int) throws
+    /// Commits a new navigation in the tab at `index`.
+    func navigate(at index: Int, iteration: Int) throws
+    /// Activates the tab at `index`.
+    func activate(at index: Int) throws
+}
+
+/// One subject's run of the workload: its own generator (seeded alike for every
+/// subject, so all make the same choices) and its samples.
+///
+/// The benchmark steps the store and its baselines in turn, one iteration each,
+/// so that noise from the shared machine falls on all of them alike.
+struct MutationRun {
+    let subject: any MutationSubject
+    private var random: SplitMix64
+    private(set) var samples: [MutationKind: Samples] = [:]
+
+    init(subject: any MutationSubject, seed: UInt64) {
+        self.subject = subject
+        random = SplitMix64(seed: seed)
+        for kind in MutationKind.allCases { samples[kind] = Samples() }
+    }
+
+    /// An unrecorded call: the first call of a subject pays for lazily opened connections.
+    func warmUp() throws {
+        try subject.activate(at: subject.count / 2)
+    }
+
+    /// Runs the five mutations once, timing each.
+    mutating func step(iteration: Int) throws {
+        let subject = subject
+        let opener = Int.random(in: 0..<subject.count, using: &random)
+        try samples[.insert]!.measure { try subject.insert(openerAt: opener) }
+
+        // Across the window: from the first tenth to the mirrored place in the last tenth, or back.
+        let near = Int.random(in: 0..<max(1, subject.count / 10), using: &random)
+        let far = subject.count - 1 - near
+        let (from, to) = iteration.isMultiple(of: 2) ? (near, far) : (far, near)
+        try samples[.move]!.measure { try subject.move(from: from, to: to) }
+
+        let closing = Int.random(in: 0..<subject.count, using: &random)
+        try samples[.close]!.measure { try subject.close(at: closing) }
+
+        let navigating = Int.random(in: 0..<subject.count, using: &random)
+        try samples[.navigate]!.measure { try subject.navigate(at: navigating, iteration: iteration) }
+
+        let activating = Int.random(in: 0..<subject.count, using: &random)
+        try samples[.activate]!.measure { try subject.activate(at: activating) }
+    }
+}

@@ -1,0 +1,203 @@
+import ArgumentParser
+import Foundation
+import SessionStorage
+
+/// Measures the session store against raw SQLite and the full-rewrite design,
+/// side by side in one process, and prints one table of figures and ratios.
+@main
+struct SessionStoreBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sessionstore-bench",
+        abstract: "Benchmarks the session store against raw SQLite and a full JSON rewrite per mutation.",
+        discussion: """
+            Build in release mode: swift build -c release --product sessionstore-bench. \
+            Times are wall-clock p50/p99 per call; B/op is the mean of bytes passed to write(2) per call \
+            (/proc/self/io wchar: WAL frames plus amortised checkpoints, or the whole rewritten file).
+            """)
+
+    @Option(help: "Tab counts of the one window, comma separated.")
+    var sizes = "10,1000,10000"
+
+    @Option(help: "Rounds of the five mutations per size (default 200, or 30 with --quick).")
+    var iterations: Int?
+
+    @Option(help: "Rounds for the full-rewrite baseline (default: fewer at large sizes, as each costs a whole file).")
+    var rewriteIterations: Int?
+
+    @Option(help: "Cold restores per size (default 5, or 2 with --quick).")
+    var restoreIterations: Int?
+
+    @Flag(help: "Fewer iterations, for a quick look.")
+    var quick = false
+
+    @Option(help: "SQLite synchronous setting for the store and raw SQLite: normal or full.")
+    var synchronous = "normal"
+
+    @Option(help: "Seed of the generator that picks tabs.")
+    var seed: UInt64 = 7
+
+    @Option(help: "Directory for the files (default: a new temporary directory, removed afterwards).")
+    var directory: String?
+
+    @Flag(inversion: .prefixedNo, help: "Measure peak memory of the cold restore at the largest size in child processes.")
+    var peakMemory = true
+
+    @Option(help: "Subjects whose mutations run: store, raw, rewrite, comma separated (for profiling one).")
+    var subjects = "store,raw,rewrite"
+
+    @Option(help: .hidden) var childRestore: String?
+    @Option(help: .hidden) var childPath: String?
+
+    func validate() throws {
+        guard ["normal", "full"].contains(synchronous) else { throw ValidationError("--synchronous is normal or full") }
+        guard !parsedSizes.isEmpty, parsedSizes.allSatisfy({ $0 >= 2 }) else {
+            throw ValidationError("--sizes is a comma-separated list of tab counts of at least 2")
+        }
+        if let iterations, iterations < 1 { throw ValidationError("--iterations must be positive") }
+    }
+
+    private var parsedSizes: [Int] { sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
+
+    private var storeConfiguration: SessionDatabase.Configuration {
+        var configuration = SessionDatabase.Configuration()
+        configuration.synchronous = synchronous == "full" ? .full : .normal
+        configuration.backupBeforeMigrating = false
+        return configuration
+    }
+
+    private var sqliteSynchronous: String { storeConfiguration.synchronous.rawValue }
+
+    func run() throws {
+        if let childRestore {
+            guard let subject = ColdRestore.Subject(rawValue: childRestore), let childPath else {
+                throw ValidationError("bad child arguments")
+            }
+            try ColdRestore.runChild(subject: subject, path: childPath, configuration: storeConfiguration)
+            return
+        }
+
+        let root = directory ?? NSTemporaryDirectory() + "sessionstore-bench-\(getpid())"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { if directory == nil { try? FileManager.default.removeItem(atPath: root) } }
+
+        let rounds = iterations ?? (quick ? 30 : 200)
+        let restores = restoreIterations ?? (quick ? 2 : 5)
+        var rows: [ReportRow] = []
+        var goals = Goals()
+        let sizes = parsedSizes
+        for size in sizes {
+            let (sizeRows, mutations, restore) = try measure(
+                size: size, in: root + "/tabs-\(size)", rounds: rounds, restores: restores,
+                measurePeakMemory: peakMemory && size == sizes.max())
+            rows += sizeRows
+            goals.mutations[size] = mutations
+            goals.restore[size] = restore
+        }
+        rows.append(ReportRow(
+            workload: "1,000-mutation burst, mediator", tabs: nil,
+            text: "pending: no WebStateListMediator on main yet (updates delivered, last-commit-to-last-update delay)"))
+
+        print("sessionstore-bench: synchronous=\(sqliteSynchronous), \(rounds) rounds per size (rewrite: "
+            + "\(sizes.map { "\(rewriteRounds(size: $0, rounds: rounds))" }.joined(separator: "/"))), "
+            + "\(restores) cold restores per size, histories of \(SessionContent.historyLength) entries")
+        print(Report.table(rows))
+        print("")
+        print("Goals (issue 7):")
+        for line in goals.lines() { print("  " + line) }
+    }
+
+    /// Rounds for the full-rewrite baseline: each costs a whole file, so fewer at large sizes.
+    private func rewriteRounds(size: Int, rounds: Int) -> Int {
+        if let rewriteIterations { return rewriteIterations }
+        return max(3, min(rounds, (quick ? 20_000 : 100_000) / size))
+    }
+
+    private func progress(_ text: String) {
+        FileHandle.standardError.write(Data("[bench] \(text)\n".utf8))
+    }
+
+    private func measure(
+        size: Int, in directory: String, rounds: Int, restores: Int, measurePeakMemory: Bool
+    ) throws -> ([ReportRow], [MutationKind: (store: Samples, raw: Samples, rewrite: Samples)], (store: Samples, raw: Samples)) {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let storePath = directory + "/store.sqlite"
+        let rawPath = directory + "/raw.sqlite"
+        let start = monotonicNanoseconds()
+        progress("\(size) tabs: seeding through the repositories")
+        try StoreSubject.seed(atPath: storePath, tabCount: size, configuration: storeConfiguration)
+        try FileManager.default.copyItem(atPath: storePath, toPath: rawPath)
+        let rewrite = try FullRewriteSubject(directory: directory, tabCount: size, fsyncEachWrite: synchronous == "full")
+        progress("\(size) tabs: seeded in \(Report.duration(Double(monotonicNanoseconds() - start)))")
+
+        // Cold restore, alternating store and raw SQLite.
+        var restoreStore = Samples(), restoreRaw = Samples(), restoreRewrite = Samples()
+        var historiesStore = Samples(), historiesRaw = Samples()
+        var openStore = Samples(), openRaw = Samples()
+        for _ in 0..<restores {
+            let opened = try openStore.measure { try SessionDatabase.open(atPath: storePath, configuration: storeConfiguration) }
+            try opened.close()
+            _ = try openRaw.measure { try RawConnection(path: rawPath, synchronous: sqliteSynchronous) }
+            let (database, snapshots) = try restoreStore.measure {
+                try ColdRestore.storeTabLists(path: storePath, configuration: storeConfiguration)
+            }
+            let storeEntries = try historiesStore.measure {
+                try ColdRestore.storeHistories(database: database, snapshots: snapshots)
+            }
+            try database.close()
+            let (connection, lists) = try restoreRaw.measure {
+                try ColdRestore.rawTabLists(path: rawPath, synchronous: sqliteSynchronous)
+            }
+            let rawEntries = try historiesRaw.measure {
+                try ColdRestore.rawHistories(connection: connection, browsers: Array(lists.keys))
+            }
+            guard snapshots.first?.list.count == size, lists.first?.value.count == size, storeEntries == rawEntries else {
+                throw BenchError("restores disagree: \(storeEntries) vs \(rawEntries) entries")
+            }
+            _ = try restoreRewrite.measure { try FullRewriteSubject.restore(path: rewrite.path) }
+        }
+        var rows = [
+            ReportRow(workload: "cold restore: open file only", tabs: size, store: openStore, raw: openRaw),
+            ReportRow(workload: "cold restore: tab lists+pages", tabs: size, store: restoreStore, raw: restoreRaw,
+                      rewrite: restoreRewrite),
+            ReportRow(workload: "cold restore: full histories", tabs: size, store: historiesStore, raw: historiesRaw),
+        ]
+        if measurePeakMemory {
+            progress("\(size) tabs: peak memory of cold restores in child processes")
+            let base = try ColdRestore.peakMemoryInChild(subject: .none, path: storePath, synchronous: sqliteSynchronous)
+            let store = try ColdRestore.peakMemoryInChild(subject: .store, path: storePath, synchronous: sqliteSynchronous)
+            let raw = try ColdRestore.peakMemoryInChild(subject: .raw, path: rawPath, synchronous: sqliteSynchronous)
+            let full = try ColdRestore.peakMemoryInChild(subject: .rewrite, path: rewrite.path, synchronous: sqliteSynchronous)
+            rows.append(ReportRow(workload: "peak memory, cold restore", tabs: size, kib: (store, raw, full)))
+            rows.append(ReportRow(workload: "  (process baseline)", tabs: size, text: "\(base / 1024) MiB peak RSS doing nothing"))
+        }
+
+        // Single mutations, each subject stepped in turn.
+        progress("\(size) tabs: \(rounds) rounds of mutations")
+        let store = try StoreSubject(path: storePath, configuration: storeConfiguration)
+        let raw = try RawSQLiteSubject(path: rawPath, synchronous: sqliteSynchronous)
+        var storeRun = MutationRun(subject: store, seed: seed)
+        var rawRun = MutationRun(subject: raw, seed: seed)
+        var rewriteRun = MutationRun(subject: rewrite, seed: seed)
+        let chosen = Set(subjects.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        if chosen.contains("store") { try storeRun.warmUp() }
+        if chosen.contains("raw") { try rawRun.warmUp() }
+        if chosen.contains("rewrite") { try rewriteRun.warmUp() }
+        let rewriteRounds = rewriteRounds(size: size, rounds: rounds)
+        for iteration in 0..<rounds {
+            if chosen.contains("store") { try storeRun.step(iteration: iteration) }
+            if chosen.contains("raw") { try rawRun.step(iteration: iteration) }
+            if chosen.contains("rewrite"), iteration < rewriteRounds { try rewriteRun.step(iteration: iteration) }
+        }
+        try store.finish()
+        if raw.placementFallbacks > 0 { progress("raw SQLite placed \(raw.placementFallbacks) tabs at the end (gap full)") }
+
+        var mutations: [MutationKind: (store: Samples, raw: Samples, rewrite: Samples)] = [:]
+        for kind in MutationKind.allCases {
+            let samples = (storeRun.samples[kind]!, rawRun.samples[kind]!, rewriteRun.samples[kind]!)
+            mutations[kind] = samples
+            rows.append(ReportRow(workload: kind.label, tabs: size, store: samples.0, raw: samples.1, rewrite: samples.2))
+        }
+        progress("\(size) tabs: done in \(Report.duration(Double(monotonicNanoseconds() - start)))")
+        return (rows, mutations, (restoreStore, restoreRaw))
+    }
+}
