@@ -17,24 +17,25 @@ enum ClosedEntryRows {
     /// Moves the rows out of the browser (so the list writer keeps them) and
     /// drops their opener links; then applies the cap and lifetime.
     static func recordClosedTabs(
-        _ db: Database, browser: BrowserID, change: WebStateListChange, before: WebStateList,
+        _ db: Database, browser: BrowserID, change: WebStateListChange, groupsBefore: [TabGroupID: TabGroup],
         configuration: SessionDatabase.Configuration
     ) throws {
         guard !change.removed.isEmpty else { return }
         let now = Date()
         var remaining = change.removed
+        // A group deleted while its tabs were removed closed as a whole.
         for group in change.groupsDeleted {
-            guard let range = before.range(of: group), let visual = before.groups[group]?.visualData else { continue }
-            let members = Set(range.map { before.webStates[$0].id })
-            let closing = remaining.filter { members.contains($0.webState.id) }
-            guard closing.count == members.count else { continue }
-            remaining.removeAll { members.contains($0.webState.id) }
+            let closing = remaining.filter { $0.groupID == group }
+            guard let first = closing.map(\.index).min(), let visual = groupsBefore[group]?.visualData else { continue }
+            remaining.removeAll { $0.groupID == group }
             let entry = try insertEntry(
-                db, kind: .group, at: now, browser: browser, tabIndex: range.lowerBound, group: group, visual: visual)
-            for tab in closing { try moveToEntry(db, tab: tab.webState.id, entry: entry) }
+                db, kind: .group, at: now, browser: browser, tabIndex: first, group: group, visual: visual)
+            for tab in closing.sorted(by: { $0.index < $1.index }) {
+                try moveToEntry(db, tab: tab.webState.id, entry: entry)
+            }
         }
         for removed in remaining.sorted(by: { $0.index < $1.index }) {
-            let visual = removed.groupID.flatMap { before.groups[$0]?.visualData }
+            let visual = removed.groupID.flatMap { groupsBefore[$0]?.visualData }
             let entry = try insertEntry(
                 db, kind: .tab, at: now, browser: browser, tabIndex: removed.index, group: removed.groupID,
                 visual: visual)
@@ -78,15 +79,14 @@ enum ClosedEntryRows {
 
     /// Keeps the newest `maximumClosedEntries` entries younger than `closedEntryLifetime`.
     static func prune(_ db: Database, configuration: SessionDatabase.Configuration, now: Date = Date()) throws {
-        try db.execute(
-            sql: "DELETE FROM closed_entries WHERE closed_at < ?",
-            arguments: [now.addingTimeInterval(-configuration.closedEntryLifetime)])
-        try db.execute(
-            sql: """
-                DELETE FROM closed_entries WHERE rowid NOT IN (
-                    SELECT rowid FROM closed_entries ORDER BY closed_at DESC, rowid DESC LIMIT ?)
-                """,
-            arguments: [max(0, configuration.maximumClosedEntries)])
+        try db.cachedStatement(sql: "DELETE FROM closed_entries WHERE closed_at < ?")
+            .execute(arguments: [now.addingTimeInterval(-configuration.closedEntryLifetime)])
+        let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM closed_entries")) ?? 0
+        guard count > configuration.maximumClosedEntries else { return }
+        try db.cachedStatement(sql: """
+            DELETE FROM closed_entries WHERE rowid IN (
+                SELECT rowid FROM closed_entries ORDER BY closed_at, rowid LIMIT ?)
+            """).execute(arguments: [count - max(0, configuration.maximumClosedEntries)])
     }
 
     // MARK: - Reading

@@ -65,11 +65,15 @@ enum NavigationHistoryRows {
     /// Writes the difference between `stored` and `history`.
     ///
     /// When the current index changes, the tab's browser's `revision` grows:
-    /// a cached tab list holds each tab's history index (for opener rules).
-    static func write(_ db: Database, from stored: Stored, to history: NavigationHistory) throws {
+    /// a cached tab list holds each tab's history index (for opener rules), so
+    /// other processes read the list anew; this process patches its cache
+    /// (`WebStateListCache/historyIndexChanged`).
+    /// - Returns: The browser's new revision when the current index moved, else `nil`.
+    @discardableResult
+    static func write(_ db: Database, from stored: Stored, to history: NavigationHistory) throws -> Int64? {
         let old = stored.history.items
         let new = history.items
-        if old == new && stored.history.currentIndex == history.currentIndex { return }
+        if old == new && stored.history.currentIndex == history.currentIndex { return nil }
 
         let dropped = bestAlignment(old: old, new: new)
         let overlap = min(old.count - dropped, new.count)
@@ -104,10 +108,10 @@ enum NavigationHistoryRows {
             try db.cachedStatement(sql: "UPDATE tabs SET history_start = ?, current_entry_index = ? WHERE id = ?")
                 .execute(arguments: [start, history.currentIndex, stored.tab.uuidString])
         }
-        if history.currentIndex != stored.history.currentIndex, let browser = stored.browser {
-            try db.cachedStatement(sql: "UPDATE browsers SET revision = revision + 1 WHERE id = ?")
-                .execute(arguments: [browser.uuidString])
-        }
+        guard history.currentIndex != stored.history.currentIndex, let browser = stored.browser else { return nil }
+        return try Int64.fetchOne(
+            db.cachedStatement(sql: "UPDATE browsers SET revision = revision + 1 WHERE id = ? RETURNING revision"),
+            arguments: [browser.uuidString])
     }
 
     /// How many of the oldest stored entries to drop so that the fewest rows are written.

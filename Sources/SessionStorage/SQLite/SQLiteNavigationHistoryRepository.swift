@@ -28,7 +28,7 @@ public final class SQLiteNavigationHistoryRepository: NavigationHistoryRepositor
             // SEMANTICS.md, Navigation history: keep at most `maximum`, trimming the farthest from the current one.
             if history.count > maximum { try history.trim(toAtMost: maximum) }
             history = try history.withStoredPrecision()
-            try NavigationHistoryRows.write(db, from: stored, to: history)
+            try self.write(db, from: stored, to: history)
             return result
         }
     }
@@ -87,9 +87,17 @@ public final class SQLiteNavigationHistoryRepository: NavigationHistoryRepositor
                 var history = stored.history
                 let change = history.removeAll { filter.matches($0) }
                 deleted += change.removedIndexes.count
-                try NavigationHistoryRows.write(db, from: stored, to: history)
+                try self.write(db, from: stored, to: history)
             }
             return deleted
+        }
+    }
+
+    /// Writes a history and keeps the shared list cache in step with the tab's new index.
+    private func write(_ db: Database, from stored: NavigationHistoryRows.Stored, to history: NavigationHistory) throws {
+        if let revision = try NavigationHistoryRows.write(db, from: stored, to: history), let browser = stored.browser {
+            database.lists.historyIndexChanged(
+                db, browser: browser, tab: stored.tab, navigationIndex: history.currentIndex, newRevision: revision)
         }
     }
 

@@ -36,7 +36,7 @@ public final class SQLiteRecentlyClosedRepository: RecentlyClosedRepository {
             } else {
                 target = try BrowserRows.insert(db, offTheRecord: offTheRecord).id
             }
-            let stored = try WebStateListRows.load(db, browser: target)
+            var stored = try database.lists.take(db, browser: target)
             var list = stored.list
             let webStates = try entry.tabs.map { try Self.webState(db, id: $0.id) }
             let start = entry.tabIndex ?? list.count
@@ -61,8 +61,8 @@ public final class SQLiteRecentlyClosedRepository: RecentlyClosedRepository {
                 _ = try list.setLastActiveAt(Date().storedPrecision, forTabAt: index)
             }
             // The rows leave the entry as the list takes them back; then the entry goes.
-            _ = try WebStateListRows.write(
-                db, browser: target, from: stored, to: list, change: .between(stored.list, list))
+            try WebStateListRows.write(db, browser: target, stored: &stored, list: list, change: .between(stored.list, list))
+            database.lists.remember(stored, for: target, in: db)
             try db.execute(sql: "DELETE FROM closed_entries WHERE id = ?", arguments: [id.uuidString])
             return target
         }

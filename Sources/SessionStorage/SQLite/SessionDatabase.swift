@@ -61,6 +61,8 @@ public final class SessionDatabase: Sendable {
     public let configuration: Configuration
     /// Notices other processes' commits; `nil` in memory, where there are none.
     let externalChanges: ExternalChangeMonitor?
+    /// The browsers' tab lists as last read or written, shared by this store's repositories.
+    let lists = WebStateListCache()
 
     private init(path: String?, writer: any DatabaseWriter, configuration: Configuration = Configuration()) {
         self.path = path

@@ -6,7 +6,8 @@
 /// left, a window of neighbours around it grows (doubling) until its keys'
 /// span leaves at least ``minimumSpacing`` per tab, and only that window is
 /// spread out evenly again: an order-maintenance scheme, amortised O(log n) rows
-/// per insertion instead of renumbering the list.
+/// per insertion instead of renumbering the list. The work is proportional to
+/// the tabs that need keys and the windows re-spread, never to the list.
 struct SortKeyAllocator {
     /// The distance between consecutive keys when tabs are appended.
     static let step: Int64 = 1 << 32
@@ -15,76 +16,93 @@ struct SortKeyAllocator {
     /// Keys stay within ±bound, so differences never overflow.
     static let bound: Int64 = 1 << 61
 
+    private let count: Int
+    private let existing: (Int) -> Int64?
+    private var assigned: [Int: Int64] = [:]
+    private var pending: Set<Int>
+
     /// Assigns keys.
     ///
     /// - Parameters:
-    ///   - order: Every tab of the list, in its new order.
-    ///   - keys: The current key of every tab that keeps its key unless a
-    ///     window must be re-spread (tabs absent from it need a key).
-    /// - Returns: The new key of every tab whose key changes (all tabs absent
-    ///   from `keys`, plus any kept tab of a re-spread window), in strictly
-    ///   increasing order along `order` together with the kept keys.
-    static func assign<ID: Hashable>(order: [ID], keys: [ID: Int64]) -> [ID: Int64] {
-        var current: [Int64?] = order.map { keys[$0] }
-        var changed: [ID: Int64] = [:]
-        var index = 0
-        while index < order.count {
-            guard current[index] == nil else {
-                index += 1
-                continue
-            }
-            var end = index
-            while end + 1 < order.count, current[end + 1] == nil { end += 1 }
-            let assigned = fill(&current, run: index...end)
-            for position in assigned { changed[order[position]] = current[position]! }
-            index = end + 1
+    ///   - positions: The positions (in the list's new order) of the tabs that need keys.
+    ///   - count: The number of tabs in the list.
+    ///   - key: The current key of the tab at a position that keeps its key
+    ///     unless a window must be re-spread (called only for other positions).
+    /// - Returns: The new key of every position whose key changes (all of
+    ///   `positions`, plus any kept tab of a re-spread window), so that keys
+    ///   strictly increase along the list.
+    static func assign(positions: some Sequence<Int>, count: Int, key: @escaping (Int) -> Int64?) -> [Int: Int64] {
+        var allocator = SortKeyAllocator(count: count, existing: key, pending: Set(positions))
+        for start in allocator.pending.sorted() where allocator.pending.contains(start) {
+            var end = start
+            while allocator.pending.contains(end + 1) { end += 1 }
+            allocator.fill(run: start...end)
         }
-        return changed
+        return allocator.assigned
+    }
+
+    /// Convenience for a whole order with the kept tabs' keys (tests, and lists written anew).
+    static func assign<ID: Hashable>(order: [ID], keys: [ID: Int64]) -> [ID: Int64] {
+        let positions = order.indices.filter { keys[order[$0]] == nil }
+        let changed = assign(positions: positions, count: order.count) { keys[order[$0]] }
+        return Dictionary(uniqueKeysWithValues: changed.map { (order[$0.key], $0.value) })
+    }
+
+    private init(count: Int, existing: @escaping (Int) -> Int64?, pending: Set<Int>) {
+        self.count = count
+        self.existing = existing
+        self.pending = pending
+    }
+
+    /// The key at `position` now: assigned in this call, else kept; `nil` if still to assign.
+    private func key(_ position: Int) -> Int64? {
+        if let key = assigned[position] { return key }
+        return pending.contains(position) ? nil : existing(position)
+    }
+
+    private mutating func set(_ position: Int, _ key: Int64) {
+        assigned[position] = key
+        pending.remove(position)
     }
 
     /// Fills the run of missing keys at `run`, re-spreading a window when needed.
-    /// Returns the positions whose keys were written.
-    private static func fill(_ current: inout [Int64?], run: ClosedRange<Int>) -> [Int] {
-        let count = current.count
-        let left = run.lowerBound > 0 ? current[run.lowerBound - 1] : nil
-        let right = run.upperBound + 1 < count ? current[run.upperBound + 1] : nil
+    private mutating func fill(run: ClosedRange<Int>) {
+        let left = run.lowerBound > 0 ? key(run.lowerBound - 1) : nil
+        let right = run.upperBound + 1 < count ? key(run.upperBound + 1) : nil
         let length = Int64(run.count)
 
         // Appending or prepending: step away from the one neighbour, if there is room.
-        if right == nil {
-            let base = left ?? -step
-            if base < bound - step * (length + 1) {
-                for (offset, position) in run.enumerated() { current[position] = base + step * Int64(offset + 1) }
-                return Array(run)
+        if right == nil, run.upperBound + 1 >= count {
+            let base = left ?? -Self.step
+            if base < Self.bound - Self.step * (length + 1) {
+                for (offset, position) in run.enumerated() { set(position, base + Self.step * Int64(offset + 1)) }
+                return
             }
-        } else if left == nil, let right, right > -bound + step * (length + 1) {
-            for (offset, position) in run.enumerated() { current[position] = right - step * Int64(run.count - offset) }
-            return Array(run)
+        } else if left == nil, run.lowerBound == 0, let right, right > -Self.bound + Self.step * (length + 1) {
+            for (offset, position) in run.enumerated() {
+                set(position, right - Self.step * Int64(run.count - offset))
+            }
+            return
         }
 
         // Between two neighbours, or at an edge with no room: find a window with room.
         var low = run.lowerBound
         var high = run.upperBound
         while true {
-            let lowKey = low > 0 ? current[low - 1]! : -bound
-            var highIndex = high
-            while highIndex + 1 < count, current[highIndex + 1] == nil { highIndex += 1 }
-            high = highIndex
-            let highKey = high + 1 < count ? current[high + 1]! : bound
+            while low > 0, key(low - 1) == nil { low -= 1 }
+            while high + 1 < count, key(high + 1) == nil { high += 1 }
+            let lowKey = low > 0 ? key(low - 1)! : -Self.bound
+            let highKey = high + 1 < count ? key(high + 1)! : Self.bound
             let slots = Int64(high - low + 2)
             let spacing = (highKey - lowKey) / slots
             let isWholeList = low == 0 && high == count - 1
-            let needed = (low == run.lowerBound && high == run.upperBound) ? 1 : minimumSpacing
+            let needed = (low == run.lowerBound && high == run.upperBound) ? 1 : Self.minimumSpacing
             if spacing >= needed || (isWholeList && spacing >= 1) {
-                var written: [Int] = []
                 for position in low...high {
-                    let key = lowKey + spacing * Int64(position - low + 1)
-                    if current[position] != key {
-                        current[position] = key
-                        written.append(position)
-                    }
+                    let newKey = lowKey + spacing * Int64(position - low + 1)
+                    if key(position) != newKey { set(position, newKey) }
                 }
-                return written
+                return
             }
             precondition(!isWholeList, "SortKeyAllocator: more tabs than keys")
             let width = high - low + 1

@@ -124,13 +124,27 @@ enum WebStateListRows {
         _ db: Database, browser: BrowserID, from stored: StoredWebStateList, to list: WebStateList,
         change: WebStateListChange
     ) throws -> StoredWebStateList {
-        var keys = stored.keys
-        guard !change.isEmpty else { return stored }
+        var stored = stored
+        try write(db, browser: browser, stored: &stored, list: list, change: change)
+        return stored
+    }
+
+    /// ``write(_:browser:from:to:change:)`` in place: `stored`'s keys change
+    /// without a copy when the caller holds the only reference, then `stored`
+    /// takes `list` and the new revision.
+    static func write(
+        _ db: Database, browser: BrowserID, stored: inout StoredWebStateList, list: WebStateList,
+        change: WebStateListChange
+    ) throws {
+        guard !change.isEmpty else {
+            stored.list = list
+            return
+        }
 
         // SEMANTICS.md, Removal: removed tabs leave with their rows, unless the
         // caller already moved the rows out (to recently closed, or to another browser).
         for removed in change.removed {
-            keys[removed.webState.id] = nil
+            stored.keys[removed.webState.id] = nil
             try db.cachedStatement(sql: "DELETE FROM tabs WHERE id = ? AND browser_id = ?")
                 .execute(arguments: [removed.webState.id.uuidString, browser.uuidString])
         }
@@ -153,14 +167,20 @@ enum WebStateListRows {
         }
 
         // Keys: inserted and moved tabs take new ones between kept neighbours.
+        let needing = change.inserted.union(change.moved)
         var oldKeys: [WebStateID: Int64] = [:]
-        for id in change.moved {
-            oldKeys[id] = keys.removeValue(forKey: id)
+        for id in change.moved { oldKeys[id] = stored.keys.removeValue(forKey: id) }
+        let positions = Self.positions(of: needing, in: list)
+        let keys = stored.keys
+        let assigned = SortKeyAllocator.assign(positions: positions.values, count: list.count) {
+            keys[list.webStates[$0].id]
         }
-        let order = list.webStates.map(\.id)
-        let newKeys = SortKeyAllocator.assign(order: order, keys: keys)
-        for id in newKeys.keys where !change.inserted.contains(id) && oldKeys[id] == nil {
-            oldKeys[id] = keys[id]
+        var newKeys: [WebStateID: Int64] = [:]
+        for (position, key) in assigned {
+            let id = list.webStates[position].id
+            newKeys[id] = key
+            if oldKeys[id] == nil, !change.inserted.contains(id) { oldKeys[id] = stored.keys[id] }
+            stored.keys[id] = key
         }
         let rekeyed = newKeys.keys.filter { !change.inserted.contains($0) }
         // The unique (browser_id, sort_key) index: park rows whose new key is
@@ -176,29 +196,36 @@ enum WebStateListRows {
             try db.cachedStatement(sql: "UPDATE tabs SET sort_key = ? WHERE id = ?")
                 .execute(arguments: [newKeys[id]!, id.uuidString])
         }
-        keys.merge(newKeys) { $1 }
 
         // Updated rows before inserts: a new tab may take a key an updated one is leaving.
         var openersToWrite: [WebState] = []
-        for id in change.updated {
-            guard let index = list.index(of: id) else { continue }
+        let updatedPositions = Self.positions(of: change.updated, in: list)
+        for (id, index) in updatedPositions {
             let webState = list.webStates[index]
             // The key too, in the same statement: one write per updated row.
             try db.cachedStatement(sql: """
                 UPDATE tabs SET sort_key = ?, is_pinned = ?, group_id = ?, last_active_at = ? WHERE id = ?
                 """).execute(arguments: [
-                    keys[id], list.isPinned(at: index), list.groupID(at: index)?.uuidString, webState.lastActiveAt,
-                    id.uuidString])
-            let previousOpener = stored.list.index(of: id).flatMap { stored.list.webStates[$0].opener }
-            if previousOpener != webState.opener {
-                if previousOpener != nil {
+                    stored.keys[id], list.isPinned(at: index), list.groupID(at: index)?.uuidString,
+                    webState.lastActiveAt, id.uuidString])
+            let previous = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT opener_tab_id, opener_navigation_index FROM tab_openers WHERE tab_id = ?"),
+                arguments: [id.uuidString]
+            ).map { row in
+                WebStateOpener(
+                    openerID: WebStateID(uuidString: row["opener_tab_id"]) ?? WebStateID(),
+                    navigationIndex: row["opener_navigation_index"])
+            }
+            if previous != webState.opener {
+                if previous != nil {
                     try db.cachedStatement(sql: "DELETE FROM tab_openers WHERE tab_id = ?")
                         .execute(arguments: [id.uuidString])
                 }
                 openersToWrite.append(webState)
             }
         }
-        for (index, webState) in list.webStates.enumerated() where change.inserted.contains(webState.id) {
+        for (id, index) in Self.positions(of: change.inserted, in: list).sorted(by: { $0.value < $1.value }) {
+            let webState = list.webStates[index]
             try db.cachedStatement(sql: """
                 INSERT INTO tabs (id, browser_id, sort_key, is_pinned, group_id, created_at, last_active_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -207,7 +234,7 @@ enum WebStateListRows {
                     is_pinned = excluded.is_pinned, group_id = excluded.group_id,
                     last_active_at = excluded.last_active_at
                 """).execute(arguments: [
-                    webState.id.uuidString, browser.uuidString, keys[webState.id], list.isPinned(at: index),
+                    id.uuidString, browser.uuidString, stored.keys[id], list.isPinned(at: index),
                     list.groupID(at: index)?.uuidString, webState.createdAt, webState.lastActiveAt])
             openersToWrite.append(webState)
         }
@@ -223,7 +250,22 @@ enum WebStateListRows {
         try db.cachedStatement(sql: """
             UPDATE browsers SET revision = revision + 1, active_tab_id = ? WHERE id = ?
             """).execute(arguments: [list.activeWebState?.id.uuidString, browser.uuidString])
-        return StoredWebStateList(revision: stored.revision + 1, list: list, keys: keys)
+        stored.revision += 1
+        stored.list = list
+    }
+
+    /// Where the given tabs stand in `list`: a scan per tab for a few, one pass for many.
+    static func positions(of ids: Set<WebStateID>, in list: WebStateList) -> [WebStateID: Int] {
+        guard !ids.isEmpty else { return [:] }
+        var positions: [WebStateID: Int] = [:]
+        if ids.count <= 8 {
+            for id in ids { if let index = list.index(of: id) { positions[id] = index } }
+        } else {
+            for (index, webState) in list.webStates.enumerated() where ids.contains(webState.id) {
+                positions[webState.id] = index
+            }
+        }
+        return positions
     }
 
     private static func writeOpener(_ db: Database, of webState: WebState) throws {

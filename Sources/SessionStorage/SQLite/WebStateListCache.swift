@@ -1,0 +1,75 @@
+import GRDB
+import SessionModel
+import Synchronization
+
+/// The browsers' tab lists as last read or written by this process, shared by
+/// every repository of one ``SessionDatabase``.
+///
+/// An entry is trusted only while its `revision` equals the browser row's, so
+/// a list another process changed is read again, never overwritten. A mutation
+/// *takes* the entry out (so the arrays are uniquely referenced and change in
+/// place, without a copy), and puts the new one back when its transaction
+/// commits; a rollback leaves the browser uncached, to be read anew.
+final class WebStateListCache: Sendable {
+    private let entries = Mutex<[BrowserID: StoredWebStateList]>([:])
+
+    /// The browser's list for reading: the cached one if current, else read and cached.
+    func current(_ db: Database, browser: BrowserID) throws -> StoredWebStateList {
+        let revision = try self.revision(db, browser: browser)
+        if let cached = entries.withLock({ $0[browser] }), cached.revision == revision { return cached }
+        let loaded = try WebStateListRows.load(db, browser: browser)
+        entries.withLock { $0[browser] = loaded }
+        return loaded
+    }
+
+    /// The browser's list for changing: taken out of the cache (read anew if
+    /// missing or stale). Hand the result back with ``remember(_:for:in:)``.
+    func take(_ db: Database, browser: BrowserID) throws -> StoredWebStateList {
+        let revision = try self.revision(db, browser: browser)
+        if let cached = entries.withLock({ $0.removeValue(forKey: browser) }), cached.revision == revision {
+            return cached
+        }
+        return try WebStateListRows.load(db, browser: browser)
+    }
+
+    /// Caches `stored` once the current transaction commits.
+    func remember(_ stored: StoredWebStateList, for browser: BrowserID, in db: Database) {
+        db.afterNextTransaction(
+            onCommit: { [self] _ in entries.withLock { $0[browser] = stored } },
+            onRollback: { [self] _ in entries.withLock { _ = $0.removeValue(forKey: browser) } })
+    }
+
+    /// After a history write moved a tab's current index (and the browser's
+    /// revision by one): updates the cached list in step, if it was current.
+    func historyIndexChanged(
+        _ db: Database, browser: BrowserID, tab: WebStateID, navigationIndex: Int?, newRevision: Int64
+    ) {
+        db.afterNextTransaction(onCommit: { [self] _ in
+            entries.withLock { entries in
+                guard var stored = entries.removeValue(forKey: browser), stored.revision == newRevision - 1,
+                      let index = stored.list.index(of: tab)
+                else { return }
+                _ = try? stored.list.setNavigationIndex(navigationIndex, forTabAt: index)
+                stored.revision = newRevision
+                entries[browser] = stored
+            }
+        })
+    }
+
+    /// Forgets a browser (closed, deleted, or replaced wholesale).
+    func forget(_ browser: BrowserID) {
+        entries.withLock { _ = $0.removeValue(forKey: browser) }
+    }
+
+    /// Forgets every browser.
+    func forgetAll() {
+        entries.withLock { $0.removeAll() }
+    }
+
+    private func revision(_ db: Database, browser: BrowserID) throws -> Int64 {
+        guard let revision = try WebStateListRows.revision(db, browser: browser) else {
+            throw StorageError.unknownBrowser(browser.uuidString)
+        }
+        return revision
+    }
+}
