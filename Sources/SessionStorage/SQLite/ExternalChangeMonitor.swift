@@ -82,7 +82,10 @@ final class ExternalChangeMonitor: @unchecked Sendable {
               let current = try? connection.inDatabase({ try Int.fetchOne($0, sql: "PRAGMA data_version") })
         else { return }
         defer { version = current }
-        guard let previous = version, previous != current else { return }
+        // The first reading is a baseline taken after the subscribers' first
+        // fetches may have run: a commit between the two would be missed, so
+        // they all fetch once more (an unchanged value is dropped downstream).
+        if let previous = version, previous == current { return }
         for handler in subscribers.withLock({ Array($0.values) }) { handler() }
     }
 }
