@@ -10,9 +10,12 @@ import Synchronization
 /// them, and `deliver` runs at most once per main-queue turn.
 ///
 /// A burst from another thread, faster than the main queue's turns, is paced
-/// too: a value that follows a delivery by less than ``minimumInterval`` waits
-/// for the end of that interval (the last value always arrives). A lone change
-/// is delivered on the next turn, without delay.
+/// too: a value that follows a delivery by less than the current interval waits
+/// for the end of that interval (the last value always arrives). The interval
+/// starts at ``minimumInterval`` (one frame at 30 Hz) and doubles with each
+/// paced delivery of a burst, up to ``maximumInterval``, so a long burst reaches
+/// the consumer as a handful of updates; it drops back once the burst is over.
+/// A lone change is delivered on the next turn, without delay.
 ///
 /// Threading: `deliver` runs on the main queue, isolated to the main actor.
 /// The consolidator holds no reference to its mediator beyond what `deliver`
@@ -20,11 +23,15 @@ import Synchronization
 final class MainQueueConsolidator<Value: Sendable>: Sendable {
     /// The shortest time between two deliveries during a burst: one display frame at 30 Hz.
     static var minimumInterval: Duration { .milliseconds(33) }
+    /// The longest time between two deliveries during a long burst.
+    static var maximumInterval: Duration { .milliseconds(400) }
 
     private struct State {
         var pending: Result<Value, any Error>?
         var scheduled = false
         var lastDelivery: ContinuousClock.Instant?
+        var interval = MainQueueConsolidator.minimumInterval
+        var paced = false
     }
 
     private let state = Mutex(State())
@@ -42,7 +49,11 @@ final class MainQueueConsolidator<Value: Sendable>: Sendable {
             guard !state.scheduled else { return nil }
             state.scheduled = true
             guard let last = state.lastDelivery else { return .zero }
-            return max(.zero, Self.minimumInterval - last.duration(to: .now))
+            let quiet = last.duration(to: .now)
+            if quiet >= state.interval * 2 { state.interval = Self.minimumInterval }  // the burst is over
+            let delay = max(.zero, state.interval - quiet)
+            state.paced = delay > .zero
+            return delay
         }
         guard let delay else { return }
         if delay == .zero {
@@ -64,6 +75,7 @@ final class MainQueueConsolidator<Value: Sendable>: Sendable {
         let latest = state.withLock { state -> Result<Value, any Error>? in
             state.scheduled = false
             state.lastDelivery = .now
+            if state.paced { state.interval = min(state.interval * 2, Self.maximumInterval) }
             defer { state.pending = nil }
             return state.pending
         }
