@@ -29,36 +29,59 @@ extension WebStateList {
     ///     "a b | c* d"           remove(try indexesForClosingOthers(keeping: 3))  ->  "a b | d*"
     ///
     /// - Parameter indexes: The indexes to remove; an empty set changes nothing.
-    /// - Returns: What changed.
+    /// - Returns: What changed: the tabs removed (in index order, each with its index before
+    ///   removal), the tabs that lose their opener updated, the emptied groups deleted.
     /// - Throws: ``WebStateListError/indexOutOfRange(index:count:)`` if an index designates no tab.
     @discardableResult
     public mutating func remove(_ indexes: RemovingIndexes) throws -> WebStateListChange {
         try checkIndexes(indexes)
         guard !indexes.isEmpty else { return WebStateListChange() }
 
-        let before = self
         // SEMANTICS.md, Removal: the next active tab is decided once, before removal.
+        let previousActiveID = activeWebState?.id
         let nextActive = OrderController(source: self).nextActiveIndex(activeIndex: activeIndex, removing: indexes)
-        let removedIDs = Set(indexes.map { webStates[$0].id })
-        let removedPinned = indexes.filter { $0 < pinnedCount }.count
+        let nextActiveID = nextActive.map { webStates[$0].id }
 
-        for index in indexes.reversed() {
-            webStates.remove(at: index)
-            groupIDs.remove(at: index)
+        var change = WebStateListChange()
+        change.removed.reserveCapacity(indexes.count)
+        var removedIDs: Set<WebStateID> = []
+        removedIDs.reserveCapacity(indexes.count)
+        var emptiedGroups: [TabGroupID] = []
+        for index in indexes {
+            let webState = webStates[index]
+            let wasPinned = index < pinnedCount
+            change.removed.append(
+                RemovedWebState(webState: webState, index: index, wasPinned: wasPinned, groupID: groupIDs[index])
+            )
+            removedIDs.insert(webState.id)
+            // SEMANTICS.md, Invariants: an emptied group is deleted. A group (contiguous) empties
+            // only if its first tab is removed, and then only if all its tabs are.
+            if let group = groupIDs[index], index == 0 || groupIDs[index - 1] != group,
+                range(ofGroupAt: index).allSatisfy(indexes.contains)
+            {
+                emptiedGroups.append(group)
+            }
         }
+
+        let removedPinned = indexes.filter { $0 < pinnedCount }.count
+        webStates.remove(indexes)
+        groupIDs.remove(indexes)
         pinnedCount -= removedPinned
         activeIndex = nextActive.flatMap { indexes.indexAfterRemoval($0) }
+        change.recordActive(from: previousActiveID, to: nextActiveID)
 
-        // SEMANTICS.md, Removal: every tab whose opener is removed loses it.
+        // SEMANTICS.md, Removal: every tab whose opener is removed loses it (a scan of the list).
         for index in webStates.indices {
             if let opener = webStates[index].opener, removedIDs.contains(opener.openerID) {
                 webStates[index].opener = nil
+                change.updated.insert(webStates[index].id)
             }
         }
-        // SEMANTICS.md, Invariants: an emptied group is deleted.
-        for group in Set(indexes.compactMap { before.groupIDs[$0] }) { deleteGroupIfEmpty(group) }
-
-        return WebStateListChange(from: before, to: self)
+        for group in emptiedGroups {
+            groups[group] = nil
+            change.groupsDeleted.insert(group)
+        }
+        return record(change)
     }
 
     // MARK: - Bulk closes
@@ -96,5 +119,29 @@ extension WebStateList {
     public func indexesForClosingOthers(keeping index: Int) throws -> RemovingIndexes {
         try checkIndex(index)
         return RemovingIndexes((pinnedCount..<count).filter { $0 != index })
+    }
+}
+
+// MARK: - Removing a set of elements
+
+extension Array {
+    /// Removes the elements at `indexes` in one pass over the elements after the first removed one.
+    mutating func remove(_ indexes: RemovingIndexes) {
+        guard let first = indexes.first else { return }
+        guard indexes.count > 1 else {
+            remove(at: first)
+            return
+        }
+        var write = first
+        var removing = indexes.indexes[...]
+        for read in first..<count {
+            if removing.first == read {
+                removing.removeFirst()
+            } else {
+                swapAt(write, read)
+                write += 1
+            }
+        }
+        removeLast(count - write)
     }
 }
