@@ -44,16 +44,12 @@ extension WebStateList {
 
         var change = WebStateListChange()
         change.removed.reserveCapacity(indexes.count)
-        var removedIDs: Set<WebStateID> = []
-        removedIDs.reserveCapacity(indexes.count)
         var emptiedGroups: [TabGroupID] = []
         for index in indexes {
-            let webState = webStates[index]
-            let wasPinned = index < pinnedCount
-            change.removed.append(
-                RemovedWebState(webState: webState, index: index, wasPinned: wasPinned, groupID: groupIDs[index])
+            let removedWebState = RemovedWebState(
+                webState: webStates[index], index: index, wasPinned: index < pinnedCount, groupID: groupIDs[index]
             )
-            removedIDs.insert(webState.id)
+            change.removed.append(removedWebState)
             // SEMANTICS.md, Invariants: an emptied group is deleted. A group (contiguous) empties
             // only if its first tab is removed, and then only if all its tabs are.
             if let group = groupIDs[index], index == 0 || groupIDs[index - 1] != group,
@@ -70,12 +66,20 @@ extension WebStateList {
         activeIndex = nextActive.flatMap { indexes.indexAfterRemoval($0) }
         change.recordActive(from: previousActiveID, to: nextActiveID)
 
-        // SEMANTICS.md, Removal: every tab whose opener is removed loses it (a scan of the list).
+        // SEMANTICS.md, Removal: every tab whose opener is removed loses it (a scan of the list;
+        // one removed tab is compared directly, a set of them looked up by identifier).
+        let isRemoved: (WebStateID) -> Bool
+        if change.removed.count == 1 {
+            let removedID = change.removed[0].webState.id
+            isRemoved = { $0 == removedID }
+        } else {
+            let removedIDs = change.removedIDs
+            isRemoved = { removedIDs.contains($0) }
+        }
         for index in webStates.indices {
-            if let opener = webStates[index].opener, removedIDs.contains(opener.openerID) {
-                webStates[index].opener = nil
-                change.updated.insert(webStates[index].id)
-            }
+            guard let openerID = webStates[index].opener?.openerID, isRemoved(openerID) else { continue }
+            webStates[index].opener = nil
+            change.updated.insert(webStates[index].id)
         }
         for group in emptiedGroups {
             groups[group] = nil
@@ -119,29 +123,5 @@ extension WebStateList {
     public func indexesForClosingOthers(keeping index: Int) throws -> RemovingIndexes {
         try checkIndex(index)
         return RemovingIndexes((pinnedCount..<count).filter { $0 != index })
-    }
-}
-
-// MARK: - Removing a set of elements
-
-extension Array {
-    /// Removes the elements at `indexes` in one pass over the elements after the first removed one.
-    mutating func remove(_ indexes: RemovingIndexes) {
-        guard let first = indexes.first else { return }
-        guard indexes.count > 1 else {
-            remove(at: first)
-            return
-        }
-        var write = first
-        var removing = indexes.indexes[...]
-        for read in first..<count {
-            if removing.first == read {
-                removing.removeFirst()
-            } else {
-                swapAt(write, read)
-                write += 1
-            }
-        }
-        removeLast(count - write)
     }
 }

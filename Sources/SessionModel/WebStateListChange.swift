@@ -22,12 +22,17 @@ public struct RemovedWebState: Hashable, Sendable {
 ///
 /// The storage layer writes rows from it, so it is exact: a tab appears in
 /// ``updated`` only if one of its stored fields changed, and in ``moved`` only if
-/// its position relative to other tabs changed. ``moved`` is also minimal for a
+/// its position relative to other tabs changed. ``moved`` is also small for a
 /// single mutation: the tabs outside `moved ∪ inserted` keep their relative
-/// order, and every tab of `moved` is needed for that to hold. For example:
+/// order, and every tab of `moved` is needed for that to hold, though a smaller
+/// set may exist (a moved group reports its tabs, not the tabs it passed). For example:
 ///
 ///     "| a b c d"  move(from: 0, to: 3)   ->  moved [a]
 ///     "| a [ 0 b c ] d e"  moveGroup(0, before: 5)  ->  moved [b, c]
+///
+/// Each mutation of ``WebStateList`` computes its change directly, from the tabs
+/// it touches; ``between(_:_:moveHints:)`` diffs two whole lists instead, for a
+/// caller that has no mutations to go by.
 ///
 /// ## Topics
 /// - Tabs: ``inserted``, ``removed``, ``moved``, ``updated``
