@@ -105,6 +105,9 @@ public struct WebStateListChange: Hashable, Sendable {
     /// the same rules. The active tab change spans the batch: it is dropped if
     /// the batch ends on the tab it started with. ``moved`` stays correct (the
     /// other tabs keep their relative order) but is no longer guaranteed minimal.
+    /// A tab stays in ``updated`` (a group in ``groupsUpdated``) even if a later
+    /// mutation restored its fields, and each ``removed`` entry keeps the index,
+    /// pinned state and group the tab had when its own mutation removed it.
     ///
     /// The two changes describe consecutive states of one list, as the changes a
     /// ``WebStateList`` returns (and their unions) do: this change is then already
