@@ -65,8 +65,8 @@ public struct OrderController<Source: OrderControllerSource> {
         let count = source.count
         // SEMANTICS.md, Removal, step 1: no active tab, or every tab removed.
         guard let active = activeIndex, (0..<count).contains(active) else { return nil }
-        let survivors = (0..<count).filter { !removing.contains($0) }
-        guard !survivors.isEmpty else { return nil }
+        let removedCount = removing.indexes.lazy.filter { (0..<count).contains($0) }.count
+        guard removedCount < count else { return nil }
 
         // SEMANTICS.md, Removal, step 2: the active tab is not removed.
         if !removing.contains(active) { return active }

@@ -16,8 +16,9 @@ extension WebStateList {
         if let index { try checkIndex(index) }
         // SEMANTICS.md, Replace and activate: activating the active tab changes nothing.
         guard index != activeIndex else { return WebStateListChange() }
-        let before = self
+        var change = WebStateListChange()
+        change.recordActive(from: activeWebState?.id, to: index.map { webStates[$0].id })
         activeIndex = index
-        return WebStateListChange(from: before, to: self)
+        return record(change)
     }
 }

@@ -20,7 +20,8 @@ extension WebStateList {
     ///   - indexes: The indexes of the members, in any order; duplicates count once.
     ///   - visualData: The new group's title, colour and collapsed state.
     ///   - id: The new group's identifier.
-    /// - Returns: The new group's identifier, and what changed.
+    /// - Returns: The new group's identifier, and what changed: the group is created, every
+    ///   member updated, the members that changed place moved, emptied groups deleted.
     /// - Throws: ``WebStateListError/indexOutOfRange(index:count:)`` if an index designates no tab;
     ///   ``WebStateListError/duplicateGroup(_:)`` if the list already has a group `id`;
     ///   ``WebStateListError/invalidState(_:)`` with ``WebStateListViolation/emptyGroup(_:)`` if
@@ -40,18 +41,16 @@ extension WebStateList {
         let pivot: Int
         if isPinned(at: first) {
             pivot = pinnedCount
-        } else if let group = groupIDs[first], first > 0, groupIDs[first - 1] == group,
-            let range = range(of: group)
-        {
-            pivot = range.upperBound
+        } else if let group = groupIDs[first], first > 0, groupIDs[first - 1] == group {
+            pivot = range(ofGroupAt: first).upperBound
         } else {
             pivot = first
         }
 
-        let before = self
+        var change = WebStateListChange(groupsCreated: [id])
         groups[id] = TabGroup(id: id, visualData: visualData)
-        let hints = gather(members, into: id, at: pivot..<pivot)
-        return (id, WebStateListChange(from: before, to: self, moveHints: hints))
+        gather(members, into: id, at: pivot..<pivot, recording: &change)
+        return (id, record(change))
     }
 
     /// Sets the title, colour and collapsed state of group `id`.
@@ -65,9 +64,8 @@ extension WebStateList {
     public mutating func updateGroup(_ id: TabGroupID, visualData: TabGroupVisualData) throws -> WebStateListChange {
         try checkGroup(id)
         guard groups[id]?.visualData != visualData else { return WebStateListChange() }
-        let before = self
         groups[id]?.visualData = visualData
-        return WebStateListChange(from: before, to: self)
+        return record(WebStateListChange(groupsUpdated: [id]))
     }
 
     /// Moves the tabs at `indexes` into group `group`.
@@ -81,7 +79,8 @@ extension WebStateList {
     /// - Parameters:
     ///   - indexes: The indexes of the tabs, in any order; duplicates count once.
     ///   - group: The group they join.
-    /// - Returns: What changed.
+    /// - Returns: What changed: the tabs that join the group are updated, those that changed
+    ///   place moved, emptied groups deleted.
     /// - Throws: ``WebStateListError/unknownGroup(_:)`` if the list has no such group;
     ///   ``WebStateListError/indexOutOfRange(index:count:)`` if an index designates no tab.
     @discardableResult
@@ -89,9 +88,9 @@ extension WebStateList {
         try checkGroup(group)
         try checkIndexes(indexes)
         guard let range = range(of: group) else { throw WebStateListError.unknownGroup(group) }
-        let before = self
-        let hints = gather(Array(Set(indexes)).sorted(), into: group, at: range)
-        return WebStateListChange(from: before, to: self, moveHints: hints)
+        var change = WebStateListChange()
+        gather(Array(Set(indexes)).sorted(), into: group, at: range, recording: &change)
+        return record(change)
     }
 
     /// Takes the tabs at `indexes` out of their groups.
@@ -102,20 +101,19 @@ extension WebStateList {
     ///     "| [ 0 a b c ] d"  removeFromGroups([0, 1])  ->  "| [ 0 c ] a b d"
     ///
     /// - Parameter indexes: The indexes of the tabs, in any order.
-    /// - Returns: What changed.
+    /// - Returns: What changed: the tabs that leave a group are updated, those that changed
+    ///   place moved, emptied groups deleted.
     /// - Throws: ``WebStateListError/indexOutOfRange(index:count:)`` if an index designates no tab.
     @discardableResult
     public mutating func removeFromGroups(_ indexes: [Int]) throws -> WebStateListChange {
         try checkIndexes(indexes)
-        let before = self
-        var hints: Set<WebStateID> = []
+        var change = WebStateListChange()
         // SEMANTICS.md, Groups, remove: from the last, each tab lands just after its group.
-        for index in Set(indexes).sorted(by: >) {
-            guard let group = groupIDs[index], let range = range(of: group) else { continue }
-            hints.insert(webStates[index].id)
-            moveTab(from: index, to: range.upperBound - 1, pinned: false, group: nil)
+        for index in Set(indexes).sorted(by: >) where groupIDs[index] != nil {
+            let target = range(ofGroupAt: index).upperBound - 1
+            moveTab(from: index, to: target, pinned: false, group: nil, recording: &change)
         }
-        return WebStateListChange(from: before, to: self, moveHints: hints)
+        return record(change)
     }
 
     /// Moves the whole group `id` so that it starts before the tab at `index`.
@@ -139,14 +137,12 @@ extension WebStateList {
         guard let range = range(of: id) else { throw WebStateListError.unknownGroup(id) }
         // SEMANTICS.md, Groups, move: clamp to the regular tabs, snap to a group's start.
         var target = min(max(index, pinnedCount), count)
-        if target < count, let groupAtTarget = groupIDs[target], let targetRange = self.range(of: groupAtTarget) {
-            target = targetRange.lowerBound
+        if target < count, groupIDs[target] != nil {
+            target = self.range(ofGroupAt: target).lowerBound
         }
         // SEMANTICS.md, Groups, move: inside or just after the group itself changes nothing.
         if range.lowerBound <= target, target <= range.upperBound { return WebStateListChange() }
 
-        let before = self
-        let activeID = activeWebState?.id
         let movingStates = Array(webStates[range])
         let movingGroups = Array(groupIDs[range])
         webStates.removeSubrange(range)
@@ -154,8 +150,16 @@ extension WebStateList {
         let destination = target > range.lowerBound ? target - range.count : target
         webStates.insert(contentsOf: movingStates, at: destination)
         groupIDs.insert(contentsOf: movingGroups, at: destination)
-        activeIndex = activeID.flatMap { self.index(of: $0) }
-        return WebStateListChange(from: before, to: self, moveHints: Set(movingStates.map(\.id)))
+        // The active tab stays the same tab: it moves with the group or shifts past it.
+        if let active = activeIndex {
+            if range.contains(active) {
+                activeIndex = destination + (active - range.lowerBound)
+            } else {
+                let shifted = active < range.lowerBound ? active : active - range.count
+                activeIndex = shifted >= destination ? shifted + range.count : shifted
+            }
+        }
+        return record(WebStateListChange(moved: Set(movingStates.lazy.map(\.id))))
     }
 
     /// Deletes group `id`; its tabs stay where they are, ungrouped.
@@ -165,40 +169,43 @@ extension WebStateList {
     ///     "| a [ 0 b* c ] d"  deleteGroup(0)  ->  "| a b* c d"
     ///
     /// - Parameter id: The group to delete.
-    /// - Returns: What changed.
+    /// - Returns: What changed: the group is deleted and its tabs updated.
     /// - Throws: ``WebStateListError/unknownGroup(_:)`` if the list has no such group.
     @discardableResult
     public mutating func deleteGroup(_ id: TabGroupID) throws -> WebStateListChange {
         try checkGroup(id)
-        let before = self
-        for index in groupIDs.indices where groupIDs[index] == id { groupIDs[index] = nil }
+        var change = WebStateListChange(groupsDeleted: [id])
+        for index in range(of: id) ?? 0..<0 {
+            groupIDs[index] = nil
+            change.updated.insert(webStates[index].id)
+        }
         groups[id] = nil
-        return WebStateListChange(from: before, to: self)
+        return record(change)
     }
 
     // MARK: - Gathering tabs into a group
 
     /// Moves the tabs at `members` (ascending) into `group`, whose tabs occupy `range` (possibly
-    /// empty, at a pivot), and returns the identifiers of the tabs that were moved.
+    /// empty, at a pivot), recording each step in `change`.
     ///
     /// SEMANTICS.md, Groups, move into: tabs left of the range are appended to its end, from the
     /// rightmost so indexes stay valid; then tabs right of it, in order. Tabs inside stay put.
-    private mutating func gather(_ members: [Int], into group: TabGroupID, at range: Range<Int>) -> Set<WebStateID> {
-        var moved: Set<WebStateID> = []
+    /// Each member moves once, so `change` reports as moved exactly the members that passed
+    /// another tab.
+    private mutating func gather(
+        _ members: [Int], into group: TabGroupID, at range: Range<Int>, recording change: inout WebStateListChange
+    ) {
         let left = members.filter { $0 < range.lowerBound }
         let right = members.filter { $0 >= range.upperBound }
         var target = range.upperBound - 1
         for index in left.reversed() {
-            moved.insert(webStates[index].id)
-            moveTab(from: index, to: target, pinned: false, group: group)
+            moveTab(from: index, to: target, pinned: false, group: group, recording: &change)
             target -= 1
         }
         target = range.upperBound
         for index in right {
-            moved.insert(webStates[index].id)
-            moveTab(from: index, to: target, pinned: false, group: group)
+            moveTab(from: index, to: target, pinned: false, group: group, recording: &change)
             target += 1
         }
-        return moved
     }
 }

@@ -28,7 +28,8 @@ extension WebStateList {
     /// - Parameters:
     ///   - webState: The tab to insert.
     ///   - params: Where and how to insert it.
-    /// - Returns: The new tab's index, and what changed.
+    /// - Returns: The new tab's index, and what changed: the tab is inserted; with
+    ///   ``InsertionParams/inheritingOpener()``, the tabs that lose their opener are updated.
     /// - Throws: ``WebStateListError/duplicateWebState(_:)`` if the tab is already in the list;
     ///   ``WebStateListError/pinnedAndGrouped`` if `params` asks for both a pin and a group;
     ///   ``WebStateListError/unknownGroup(_:)`` if the group is not in the list;
@@ -42,27 +43,41 @@ extension WebStateList {
         if params.pinned, params.group != nil { throw WebStateListError.pinnedAndGrouped }
         if let group = params.group { try checkGroup(group) }
         let explicitOpener = params.opener ?? webState.opener
-        if !params.inheritOpener, let explicitOpener, index(of: explicitOpener.openerID) == nil {
-            throw WebStateListError.unknownWebState(explicitOpener.openerID)
+        var openerIndex: Int?
+        if !params.inheritOpener, let explicitOpener {
+            guard let index = index(of: explicitOpener.openerID) else {
+                throw WebStateListError.unknownWebState(explicitOpener.openerID)
+            }
+            openerIndex = index
         }
 
-        let before = self
+        var change = WebStateListChange(inserted: [webState.id])
+        let previousActiveID = activeWebState?.id
         var opener = explicitOpener
         if params.inheritOpener {
-            // SEMANTICS.md, Insertion, step 1: forget every opener, then inherit the active tab.
-            for index in webStates.indices { webStates[index].opener = nil }
+            // SEMANTICS.md, Insertion, step 1: forget every opener (a scan of the list), then
+            // inherit the active tab.
+            for index in webStates.indices where webStates[index].opener != nil {
+                webStates[index].opener = nil
+                change.updated.insert(webStates[index].id)
+            }
             opener = activeWebState.map { WebStateOpener(openerID: $0.id, navigationIndex: $0.navigationIndex) }
+            openerIndex = activeIndex
         }
 
         // SEMANTICS.md, Insertion, step 2: the opener's group, which wins over a pin.
-        let openerIndex = opener.flatMap { index(of: $0.openerID) }
         var group = params.group
         if group == nil, let openerIndex { group = groupIDs[openerIndex] }
         let pinned = params.pinned && group == nil
 
         // SEMANTICS.md, Insertion, step 3: the allowed range.
+        // A deduced group is found from the opener outwards; an explicit one by a scan.
+        let groupRange = group.flatMap { group in
+            if let openerIndex, groupIDs[openerIndex] == group { return self.range(ofGroupAt: openerIndex) }
+            return self.range(of: group)
+        }
         let range: ClosedRange<Int>
-        if let group, let groupRange = self.range(of: group) {
+        if let groupRange {
             range = groupRange.lowerBound...groupRange.upperBound
         } else if pinned {
             range = 0...pinnedCount
@@ -89,7 +104,8 @@ extension WebStateList {
         // SEMANTICS.md, Insertion, step 7: shift the active index, then activate if asked.
         if let active = activeIndex, active >= newIndex { activeIndex = active + 1 }
         if params.activate { activeIndex = newIndex }
+        change.recordActive(from: previousActiveID, to: activeWebState?.id)
 
-        return (newIndex, WebStateListChange(from: before, to: self))
+        return (newIndex, record(change))
     }
 }

@@ -17,7 +17,8 @@ extension WebStateList {
     /// - Parameters:
     ///   - from: The index of the tab to move.
     ///   - to: The index the tab should have once moved; clamped to its segment.
-    /// - Returns: What changed; empty if the tab did not move.
+    /// - Returns: What changed; empty if the tab did not move. The tab is the only moved one;
+    ///   it is updated if it changed group, and a group it emptied is deleted.
     /// - Throws: ``WebStateListError/indexOutOfRange(index:count:)`` if `from` designates no tab.
     @discardableResult
     public mutating func move(from: Int, to: Int) throws -> WebStateListChange {
@@ -31,8 +32,8 @@ extension WebStateList {
         // SEMANTICS.md, Move and pin: stay in the group if its range holds the target,
         // else join the group both new neighbours share, else be ungrouped.
         var newGroup: TabGroupID?
-        if let oldGroup = groupIDs[from], let range = range(of: oldGroup), range.contains(target) {
-            newGroup = oldGroup
+        if groupIDs[from] != nil, range(ofGroupAt: from).contains(target) {
+            newGroup = groupIDs[from]
         } else {
             let previous: TabGroupID?
             let next: TabGroupID?
@@ -46,10 +47,9 @@ extension WebStateList {
             if let previous, previous == next { newGroup = previous }
         }
 
-        let before = self
-        let movedID = webStates[from].id
-        moveTab(from: from, to: target, pinned: pinned, group: newGroup)
-        return WebStateListChange(from: before, to: self, moveHints: [movedID])
+        var change = WebStateListChange()
+        moveTab(from: from, to: target, pinned: pinned, group: newGroup, recording: &change)
+        return record(change)
     }
 
     // MARK: - Primitive move
@@ -58,11 +58,30 @@ extension WebStateList {
     ///
     /// `to` is the tab's index once moved. The pinned count, the active index and
     /// the groups follow; the tab's old group is deleted if this empties it. The
-    /// caller keeps the invariants (for example, never pins a grouped tab).
-    mutating func moveTab(from: Int, to: Int, pinned: Bool, group: TabGroupID?) {
+    /// caller keeps the invariants (for example, never pins a grouped tab), and
+    /// groups are contiguous when it is called.
+    ///
+    /// `change` gains what this step did: the tab is moved if its index changed
+    /// (every other tab only shifts, so the others keep their order), updated if
+    /// its pinned state or group changed, and an emptied group is deleted. A caller
+    /// that moves several tabs passes the same change to every step, moving each
+    /// tab at most once.
+    mutating func moveTab(
+        from: Int, to: Int, pinned: Bool, group: TabGroupID?, recording change: inout WebStateListChange
+    ) {
         let wasPinned = from < pinnedCount
         let oldGroup = groupIDs[from]
         guard from != to || wasPinned != pinned || oldGroup != group else { return }
+
+        // SEMANTICS.md, Invariants: an emptied group is deleted. Groups are contiguous, so the old
+        // group empties exactly when neither neighbour of the tab belongs to it.
+        var emptiedGroup: TabGroupID?
+        if let oldGroup, oldGroup != group,
+            from == 0 || groupIDs[from - 1] != oldGroup,
+            from + 1 == groupIDs.count || groupIDs[from + 1] != oldGroup
+        {
+            emptiedGroup = oldGroup
+        }
 
         if wasPinned != pinned { pinnedCount += pinned ? 1 : -1 }
         let webState = webStates.remove(at: from)
@@ -77,12 +96,11 @@ extension WebStateList {
                 activeIndex = active + (from < to ? -1 : 1)
             }
         }
-        // SEMANTICS.md, Invariants: an emptied group is deleted.
-        if let oldGroup, oldGroup != group { deleteGroupIfEmpty(oldGroup) }
-    }
-
-    /// Deletes `group` if no tab belongs to it any more.
-    mutating func deleteGroupIfEmpty(_ group: TabGroupID) {
-        if !groupIDs.contains(group) { groups[group] = nil }
+        if from != to { change.moved.insert(webState.id) }
+        if wasPinned != pinned || oldGroup != group { change.updated.insert(webState.id) }
+        if let emptiedGroup {
+            groups[emptiedGroup] = nil
+            change.groupsDeleted.insert(emptiedGroup)
+        }
     }
 }

@@ -14,7 +14,8 @@ extension WebStateList {
     /// - Parameters:
     ///   - pinned: Whether the tab should be pinned.
     ///   - index: The index of the tab.
-    /// - Returns: The tab's index afterwards, and what changed.
+    /// - Returns: The tab's index afterwards, and what changed: the tab is updated, and moved
+    ///   unless it was already where it lands; a group it emptied is deleted.
     /// - Throws: ``WebStateListError/indexOutOfRange(index:count:)`` if `index` designates no tab.
     @discardableResult
     public mutating func setPinned(_ pinned: Bool, at index: Int) throws -> (index: Int, change: WebStateListChange) {
@@ -23,8 +24,8 @@ extension WebStateList {
         guard pinned != isPinned(at: index) else { return (index, WebStateListChange()) }
         // SEMANTICS.md, Move and pin: to the end of the pinned prefix, or to the end of the list.
         let target = pinned ? pinnedCount : count - 1
-        let before = self
-        moveTab(from: index, to: target, pinned: pinned, group: nil)
-        return (target, WebStateListChange(from: before, to: self, moveHints: [webStates[target].id]))
+        var change = WebStateListChange()
+        moveTab(from: index, to: target, pinned: pinned, group: nil, recording: &change)
+        return (target, record(change))
     }
 }

@@ -29,36 +29,63 @@ extension WebStateList {
     ///     "a b | c* d"           remove(try indexesForClosingOthers(keeping: 3))  ->  "a b | d*"
     ///
     /// - Parameter indexes: The indexes to remove; an empty set changes nothing.
-    /// - Returns: What changed.
+    /// - Returns: What changed: the tabs removed (in index order, each with its index before
+    ///   removal), the tabs that lose their opener updated, the emptied groups deleted.
     /// - Throws: ``WebStateListError/indexOutOfRange(index:count:)`` if an index designates no tab.
     @discardableResult
     public mutating func remove(_ indexes: RemovingIndexes) throws -> WebStateListChange {
         try checkIndexes(indexes)
         guard !indexes.isEmpty else { return WebStateListChange() }
 
-        let before = self
         // SEMANTICS.md, Removal: the next active tab is decided once, before removal.
+        let previousActiveID = activeWebState?.id
         let nextActive = OrderController(source: self).nextActiveIndex(activeIndex: activeIndex, removing: indexes)
-        let removedIDs = Set(indexes.map { webStates[$0].id })
-        let removedPinned = indexes.filter { $0 < pinnedCount }.count
+        let nextActiveID = nextActive.map { webStates[$0].id }
 
-        for index in indexes.reversed() {
-            webStates.remove(at: index)
-            groupIDs.remove(at: index)
-        }
-        pinnedCount -= removedPinned
-        activeIndex = nextActive.flatMap { indexes.indexAfterRemoval($0) }
-
-        // SEMANTICS.md, Removal: every tab whose opener is removed loses it.
-        for index in webStates.indices {
-            if let opener = webStates[index].opener, removedIDs.contains(opener.openerID) {
-                webStates[index].opener = nil
+        var change = WebStateListChange()
+        change.removed.reserveCapacity(indexes.count)
+        var emptiedGroups: [TabGroupID] = []
+        for index in indexes {
+            let removedWebState = RemovedWebState(
+                webState: webStates[index], index: index, wasPinned: index < pinnedCount, groupID: groupIDs[index]
+            )
+            change.removed.append(removedWebState)
+            // SEMANTICS.md, Invariants: an emptied group is deleted. A group (contiguous) empties
+            // only if its first tab is removed, and then only if all its tabs are.
+            if let group = groupIDs[index], index == 0 || groupIDs[index - 1] != group,
+                range(ofGroupAt: index).allSatisfy(indexes.contains)
+            {
+                emptiedGroups.append(group)
             }
         }
-        // SEMANTICS.md, Invariants: an emptied group is deleted.
-        for group in Set(indexes.compactMap { before.groupIDs[$0] }) { deleteGroupIfEmpty(group) }
 
-        return WebStateListChange(from: before, to: self)
+        let removedPinned = indexes.filter { $0 < pinnedCount }.count
+        webStates.remove(indexes)
+        groupIDs.remove(indexes)
+        pinnedCount -= removedPinned
+        activeIndex = nextActive.flatMap { indexes.indexAfterRemoval($0) }
+        change.recordActive(from: previousActiveID, to: nextActiveID)
+
+        // SEMANTICS.md, Removal: every tab whose opener is removed loses it (a scan of the list;
+        // one removed tab is compared directly, a set of them looked up by identifier).
+        let isRemoved: (WebStateID) -> Bool
+        if change.removed.count == 1 {
+            let removedID = change.removed[0].webState.id
+            isRemoved = { $0 == removedID }
+        } else {
+            let removedIDs = change.removedIDs
+            isRemoved = { removedIDs.contains($0) }
+        }
+        for index in webStates.indices {
+            guard let openerID = webStates[index].opener?.openerID, isRemoved(openerID) else { continue }
+            webStates[index].opener = nil
+            change.updated.insert(webStates[index].id)
+        }
+        for group in emptiedGroups {
+            groups[group] = nil
+            change.groupsDeleted.insert(group)
+        }
+        return record(change)
     }
 
     // MARK: - Bulk closes

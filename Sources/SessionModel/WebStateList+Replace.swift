@@ -13,7 +13,8 @@ extension WebStateList {
     /// - Parameters:
     ///   - index: The index of the tab to replace.
     ///   - webState: The tab that takes its place.
-    /// - Returns: The replaced tab, and what changed.
+    /// - Returns: The replaced tab, and what changed: the replaced tab removed, the new one
+    ///   inserted, the tabs that lose their opener updated.
     /// - Throws: ``WebStateListError/indexOutOfRange(index:count:)`` if `index` designates no tab;
     ///   ``WebStateListError/duplicateWebState(_:)`` if `webState` is already in the list.
     @discardableResult
@@ -24,16 +25,23 @@ extension WebStateList {
         try checkIndex(index)
         guard self.index(of: webState.id) == nil else { throw WebStateListError.duplicateWebState(webState.id) }
 
-        let before = self
         let replaced = webStates[index]
-        // SEMANTICS.md, Replace and activate: tabs opened by the replaced tab lose their opener.
+        var change = WebStateListChange(inserted: [webState.id])
+        change.removed = [
+            RemovedWebState(webState: replaced, index: index, wasPinned: isPinned(at: index), groupID: groupIDs[index])
+        ]
+        // SEMANTICS.md, Replace and activate: tabs opened by the replaced tab lose their opener
+        // (a scan of the list).
         for other in webStates.indices where webStates[other].opener?.openerID == replaced.id {
             webStates[other].opener = nil
+            change.updated.insert(webStates[other].id)
         }
-        // SEMANTICS.md, Replace and activate: same place, pinned state and group; no opener.
+        // SEMANTICS.md, Replace and activate: same place, pinned state and group; no opener;
+        // the new tab is active if the replaced one was.
         var newWebState = webState
         newWebState.opener = nil
         webStates[index] = newWebState
-        return (replaced, WebStateListChange(from: before, to: self))
+        if activeIndex == index { change.recordActive(from: replaced.id, to: webState.id) }
+        return (replaced, record(change))
     }
 }

@@ -12,15 +12,14 @@ extension WebStateList {
     /// - Parameters:
     ///   - navigationIndex: The new current history index; `nil` for an empty history.
     ///   - index: The index of the tab.
-    /// - Returns: What changed; empty if the index was already `navigationIndex`.
+    /// - Returns: What changed: the tab is updated, or nothing if the index was already `navigationIndex`.
     /// - Throws: ``WebStateListError/indexOutOfRange(index:count:)`` if `index` designates no tab.
     @discardableResult
     public mutating func setNavigationIndex(_ navigationIndex: Int?, forTabAt index: Int) throws -> WebStateListChange {
         try checkIndex(index)
         guard webStates[index].navigationIndex != navigationIndex else { return WebStateListChange() }
-        let before = self
         webStates[index].navigationIndex = navigationIndex
-        return WebStateListChange(from: before, to: self)
+        return record(WebStateListChange(updated: [webStates[index].id]))
     }
 
     /// Records when the tab at `index` was last active.
@@ -28,15 +27,14 @@ extension WebStateList {
     /// - Parameters:
     ///   - date: The time the tab was last active.
     ///   - index: The index of the tab.
-    /// - Returns: What changed; empty if the date was already `date`.
+    /// - Returns: What changed: the tab is updated, or nothing if the date was already `date`.
     /// - Throws: ``WebStateListError/indexOutOfRange(index:count:)`` if `index` designates no tab.
     @discardableResult
     public mutating func setLastActiveAt(_ date: Date, forTabAt index: Int) throws -> WebStateListChange {
         try checkIndex(index)
         guard webStates[index].lastActiveAt != date else { return WebStateListChange() }
-        let before = self
         webStates[index].lastActiveAt = date
-        return WebStateListChange(from: before, to: self)
+        return record(WebStateListChange(updated: [webStates[index].id]))
     }
 
     /// Records when the tab at `index` was created (a store sets it to the
@@ -49,8 +47,6 @@ extension WebStateList {
         try checkIndex(index)
         guard webStates[index].createdAt != date else { return WebStateListChange() }
         webStates[index].createdAt = date
-        var change = WebStateListChange()
-        change.updated.insert(webStates[index].id)
-        return change
+        return record(WebStateListChange(updated: [webStates[index].id]))
     }
 }

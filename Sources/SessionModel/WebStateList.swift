@@ -16,6 +16,17 @@
 /// while one of its mutations runs. ``WebStateListError/reentrantMutation`` is
 /// for owners that notify observers and must refuse their nested mutations.
 ///
+/// Cost: a mutation computes its change directly, in time proportional to the
+/// tabs it touches plus, where a rule needs one, a scan of the list (finding a
+/// tab by identifier, a group's tabs, the children of an opener). No mutation
+/// copies or diffs the whole list.
+///
+/// Batches: every mutation also merges its change into a recording that
+/// ``takeRecordedChanges()`` returns and resets, so a store can apply several
+/// mutations and then write only what they touched. The recording is not part
+/// of the list's value: two lists with the same tabs are equal whatever they
+/// recorded.
+///
 /// Notation in the examples: letters are tabs, tabs left of `|` are pinned,
 /// `[ N … ]` is group N and `*` marks the active tab.
 ///
@@ -25,7 +36,8 @@
 /// - Reading: ``webStates``, ``pinnedCount``, ``groupIDs``, ``groups``, ``activeIndex``, ``index(of:)``, ``range(of:)``
 /// - Mutations: `insert`, `move`, `replace`, `remove`, `activate`, `setPinned`, the group mutations
 ///   `createGroup`, `updateGroup`, `moveToGroup`, `removeFromGroups`, `moveGroup`, `deleteGroup`,
-///   and the tab field setters `setNavigationIndex`, `setLastActiveAt`
+///   and the tab field setters `setNavigationIndex`, `setLastActiveAt`, `setCreatedAt`
+/// - Batches: ``takeRecordedChanges()``
 public struct WebStateList: Hashable, Sendable {
     /// The tabs, in order.
     public internal(set) var webStates: [WebState]
@@ -41,6 +53,10 @@ public struct WebStateList: Hashable, Sendable {
 
     /// The index of the active tab, or `nil` when no tab is active.
     public internal(set) var activeIndex: Int?
+
+    /// Everything the mutations changed since the list was created or since the last
+    /// ``takeRecordedChanges()``; not part of the list's value (see ``==(_:_:)``).
+    var recordedChange = WebStateListChange()
 
     /// Creates an empty list.
     public init() {
@@ -100,6 +116,61 @@ public struct WebStateList: Hashable, Sendable {
         self.groupIDs = groupIDs
         self.groups = groupsByID
         self.activeIndex = activeIndex
+    }
+
+    // MARK: - Equality
+
+    /// Whether two lists have the same tabs, pinned count, groups and active index.
+    ///
+    /// What the lists recorded for ``takeRecordedChanges()`` does not count.
+    public static func == (lhs: WebStateList, rhs: WebStateList) -> Bool {
+        lhs.webStates == rhs.webStates && lhs.pinnedCount == rhs.pinnedCount && lhs.groupIDs == rhs.groupIDs
+            && lhs.groups == rhs.groups && lhs.activeIndex == rhs.activeIndex
+    }
+
+    /// Hashes the tabs, pinned count, groups and active index, as ``==(_:_:)`` compares them.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(webStates)
+        hasher.combine(pinnedCount)
+        hasher.combine(groupIDs)
+        hasher.combine(groups)
+        hasher.combine(activeIndex)
+    }
+
+    // MARK: - Batches
+
+    /// Returns everything the mutations changed since the list was created or since the last
+    /// call, and starts a new recording.
+    ///
+    /// A store applies a batch of mutations to a list, then takes the change to write only
+    /// what it touched. The result is the ``WebStateListChange/formUnion(_:)`` of every
+    /// mutation's change, in order: a tab inserted then removed within the batch appears in
+    /// neither ``WebStateListChange/inserted`` nor ``WebStateListChange/removed``, and
+    /// ``WebStateListChange/moved`` keeps the other tabs in order without being minimal.
+    ///
+    ///     var list = stored                       // "| a* b"
+    ///     _ = list.takeRecordedChanges()          // start from a clean recording
+    ///     try list.insert(x, params: .automatic())
+    ///     try list.move(from: 2, to: 0)           // "| X a* b"
+    ///     let change = list.takeRecordedChanges() // inserted [X]
+    ///
+    /// Lists made by ``init()`` or ``init(webStates:pinnedCount:groupIDs:groups:activeIndex:)``
+    /// start with nothing recorded. The recording travels with the value: assigning a whole
+    /// list (`list = other`) replaces it with `other`'s, which says nothing about how the
+    /// assigned list differs from the old one; a caller that replaces a list wholesale must
+    /// compute the change with ``WebStateListChange/between(_:_:moveHints:)`` instead.
+    ///
+    /// - Returns: The merged change of every mutation since the last call; empty if none.
+    public mutating func takeRecordedChanges() -> WebStateListChange {
+        let change = recordedChange
+        recordedChange = WebStateListChange()
+        return change
+    }
+
+    /// Merges a mutation's change into the recording and returns it.
+    mutating func record(_ change: WebStateListChange) -> WebStateListChange {
+        if !change.isEmpty { recordedChange.formUnion(change) }
+        return change
     }
 
     // MARK: - Reading
@@ -162,10 +233,22 @@ public struct WebStateList: Hashable, Sendable {
     ///
     ///     "| a [ 0 b c ] d"  range(of: 0)  ->  1..<3
     public func range(of group: TabGroupID) -> Range<Int>? {
-        guard let first = groupIDs.firstIndex(of: group), let last = groupIDs.lastIndex(of: group) else {
-            return nil
-        }
-        return first..<(last + 1)
+        guard let first = groupIDs.firstIndex(of: group) else { return nil }
+        return range(ofGroupAt: first)
+    }
+
+    /// Returns the indexes of the tabs of the group of the tab at `index`, found from that tab
+    /// outwards (groups are contiguous), in time proportional to the group's size.
+    ///
+    /// - Precondition: The tab at `index` is grouped.
+    func range(ofGroupAt index: Int) -> Range<Int> {
+        let group = groupIDs[index]
+        precondition(group != nil, "The tab at \(index) is not grouped")
+        var lower = index
+        while lower > 0, groupIDs[lower - 1] == group { lower -= 1 }
+        var upper = index + 1
+        while upper < groupIDs.count, groupIDs[upper] == group { upper += 1 }
+        return lower..<upper
     }
 
     // MARK: - Validation helpers

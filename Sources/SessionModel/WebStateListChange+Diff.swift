@@ -3,6 +3,11 @@
 extension WebStateListChange {
     /// Describes what changed between `before` and `after`, two states of one list.
     ///
+    /// This diff reads both lists whole (dictionaries of every identifier, then a longest
+    /// increasing subsequence), so mutations do not use it: each computes its change directly.
+    /// It serves ``between(_:_:moveHints:)`` and is the oracle the model's tests hold the
+    /// mutations' changes to.
+    ///
     /// `moveHints` names the tabs the mutation moved on purpose; among equally
     /// small answers, ``moved`` prefers them, so a single move reports the
     /// moved tab rather than the one it passed.

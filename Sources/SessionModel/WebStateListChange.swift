@@ -22,12 +22,17 @@ public struct RemovedWebState: Hashable, Sendable {
 ///
 /// The storage layer writes rows from it, so it is exact: a tab appears in
 /// ``updated`` only if one of its stored fields changed, and in ``moved`` only if
-/// its position relative to other tabs changed. ``moved`` is also minimal for a
+/// its position relative to other tabs changed. ``moved`` is also small for a
 /// single mutation: the tabs outside `moved ∪ inserted` keep their relative
-/// order, and every tab of `moved` is needed for that to hold. For example:
+/// order, and every tab of `moved` is needed for that to hold, though a smaller
+/// set may exist (a moved group reports its tabs, not the tabs it passed). For example:
 ///
 ///     "| a b c d"  move(from: 0, to: 3)   ->  moved [a]
 ///     "| a [ 0 b c ] d e"  moveGroup(0, before: 5)  ->  moved [b, c]
+///
+/// Each mutation of ``WebStateList`` computes its change directly, from the tabs
+/// it touches; ``between(_:_:moveHints:)`` diffs two whole lists instead, for a
+/// caller that has no mutations to go by.
 ///
 /// ## Topics
 /// - Tabs: ``inserted``, ``removed``, ``moved``, ``updated``
@@ -100,20 +105,75 @@ public struct WebStateListChange: Hashable, Sendable {
     /// the same rules. The active tab change spans the batch: it is dropped if
     /// the batch ends on the tab it started with. ``moved`` stays correct (the
     /// other tabs keep their relative order) but is no longer guaranteed minimal.
+    /// A tab stays in ``updated`` (a group in ``groupsUpdated``) even if a later
+    /// mutation restored its fields, and each ``removed`` entry keeps the index,
+    /// pinned state and group the tab had when its own mutation removed it.
+    ///
+    /// The two changes describe consecutive states of one list, as the changes a
+    /// ``WebStateList`` returns (and their unions) do: this change is then already
+    /// consistent (its moved and updated tabs are neither inserted nor removed),
+    /// and merging costs time proportional to `later` only, however big this
+    /// change has grown. ``WebStateList`` merges every mutation's change this way
+    /// into what ``WebStateList/takeRecordedChanges()`` returns.
+    ///
+    /// - Parameter later: The change of the mutations that followed this one.
     public mutating func formUnion(_ later: WebStateListChange) {
-        let laterRemoved = later.removedIDs
-        let transient = inserted.intersection(laterRemoved)
-        removed += later.removed.filter { !transient.contains($0.webState.id) }
-        inserted = inserted.union(later.inserted).subtracting(transient)
-        let gone = removedIDs.subtracting(inserted).union(transient)
-        moved = moved.union(later.moved).subtracting(gone).subtracting(inserted)
-        updated = updated.union(later.updated).subtracting(gone).subtracting(inserted)
+        // Tabs: inserted in this batch and removed by `later` vanish from both.
+        var laterRemovedIDs: Set<WebStateID> = []
+        var transient: Set<WebStateID> = []
+        if !later.removed.isEmpty {
+            laterRemovedIDs.reserveCapacity(later.removed.count)
+            for entry in later.removed {
+                let id = entry.webState.id
+                laterRemovedIDs.insert(id)
+                if inserted.contains(id) { transient.insert(id) }
+            }
+            if transient.isEmpty {
+                removed.append(contentsOf: later.removed)
+            } else {
+                removed.append(contentsOf: later.removed.lazy.filter { !transient.contains($0.webState.id) })
+                inserted.subtract(transient)
+            }
+        }
+        inserted.formUnion(later.inserted)
 
-        let transientGroups = groupsCreated.intersection(later.groupsDeleted)
-        groupsDeleted = groupsDeleted.union(later.groupsDeleted.subtracting(transientGroups))
-        groupsCreated = groupsCreated.union(later.groupsCreated).subtracting(transientGroups)
-        groupsUpdated = groupsUpdated.union(later.groupsUpdated)
-            .subtracting(groupsCreated).subtracting(groupsDeleted).subtracting(transientGroups)
+        // Tabs that left or (re)entered the list leave `moved` and `updated`. This change's own
+        // sets are already clear of its inserted and removed tabs, so only `later`'s matter; a
+        // tab of `later` that this change removed is present again, hence in `inserted`.
+        let leaving = laterRemovedIDs.count + later.inserted.count
+        if leaving > 0, !moved.isEmpty || !updated.isEmpty {
+            moved.subtract(laterRemovedIDs)
+            moved.subtract(later.inserted)
+            updated.subtract(laterRemovedIDs)
+            updated.subtract(later.inserted)
+        }
+        for id in later.moved where !inserted.contains(id) && !laterRemovedIDs.contains(id) && !transient.contains(id) {
+            moved.insert(id)
+        }
+        for id in later.updated
+        where !inserted.contains(id) && !laterRemovedIDs.contains(id) && !transient.contains(id) {
+            updated.insert(id)
+        }
+
+        // Groups, by the same rules.
+        var transientGroups: Set<TabGroupID> = []
+        for group in later.groupsDeleted {
+            if groupsCreated.contains(group) {
+                transientGroups.insert(group)
+            } else {
+                groupsDeleted.insert(group)
+            }
+        }
+        groupsCreated.subtract(transientGroups)
+        groupsCreated.formUnion(later.groupsCreated)
+        if !groupsUpdated.isEmpty {
+            groupsUpdated.subtract(later.groupsDeleted)
+            groupsUpdated.subtract(later.groupsCreated)
+        }
+        for group in later.groupsUpdated
+        where !groupsCreated.contains(group) && !groupsDeleted.contains(group) && !transientGroups.contains(group) {
+            groupsUpdated.insert(group)
+        }
 
         if later.activeChanged {
             let start = activeChanged ? previousActiveID : later.previousActiveID
@@ -129,5 +189,17 @@ public struct WebStateListChange: Hashable, Sendable {
         var copy = self
         copy.formUnion(later)
         return copy
+    }
+}
+
+// MARK: - Building a change
+
+extension WebStateListChange {
+    /// Records that the active tab went from `previous` to `new`; records nothing if they are the same tab.
+    mutating func recordActive(from previous: WebStateID?, to new: WebStateID?) {
+        guard previous != new else { return }
+        activeChanged = true
+        previousActiveID = previous
+        newActiveID = new
     }
 }

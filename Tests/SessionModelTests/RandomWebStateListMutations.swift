@@ -1,6 +1,7 @@
 import Foundation
 import SessionModel
 import SessionTestSupport
+import Testing
 
 /// Applies random mutations, valid or not, to a list, for the random-sequence tests.
 struct RandomWebStateListMutations {
@@ -122,6 +123,51 @@ enum ChangeChecks {
     static func violations(of list: WebStateList) -> [WebStateListViolation] {
         WebStateListInvariants.violations(
             entries: list.entries, groups: Set(list.groups.keys), activeIndex: list.activeIndex
+        )
+    }
+}
+
+// MARK: - The diff as oracle
+
+extension ChangeChecks {
+    /// Records an issue for every field of `change` (a mutation's own change) that differs from
+    /// the diff of `before` and `after`, except ``WebStateListChange/moved``, which must only keep
+    /// the other tabs in order and name surviving tabs.
+    static func expectMatchesDiff(
+        _ change: WebStateListChange,
+        from before: WebStateList,
+        to after: WebStateList,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let oracle = WebStateListChange.between(before, after)
+        #expect(change.inserted == oracle.inserted, "inserted", sourceLocation: sourceLocation)
+        #expect(change.removed == oracle.removed, "removed", sourceLocation: sourceLocation)
+        #expect(change.updated == oracle.updated, "updated", sourceLocation: sourceLocation)
+        #expect(change.groupsCreated == oracle.groupsCreated, "groupsCreated", sourceLocation: sourceLocation)
+        #expect(change.groupsUpdated == oracle.groupsUpdated, "groupsUpdated", sourceLocation: sourceLocation)
+        #expect(change.groupsDeleted == oracle.groupsDeleted, "groupsDeleted", sourceLocation: sourceLocation)
+        #expect(change.activeChanged == oracle.activeChanged, "activeChanged", sourceLocation: sourceLocation)
+        #expect(change.previousActiveID == oracle.previousActiveID, "previousActiveID", sourceLocation: sourceLocation)
+        #expect(change.newActiveID == oracle.newActiveID, "newActiveID", sourceLocation: sourceLocation)
+        expectMovedKeepsOrder(change, from: before, to: after, sourceLocation: sourceLocation)
+    }
+
+    /// Records an issue unless the tabs outside `moved ∪ inserted` keep their relative order and
+    /// every moved tab survives.
+    static func expectMovedKeepsOrder(
+        _ change: WebStateListChange,
+        from before: WebStateList,
+        to after: WebStateList,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let survivors = Set(before.webStates.map(\.id)).intersection(after.webStates.map(\.id))
+        #expect(
+            change.moved.isSubset(of: survivors), "moved names a tab that did not survive",
+            sourceLocation: sourceLocation
+        )
+        #expect(
+            keepsRelativeOrder(from: before, to: after, excluding: change.moved.union(change.inserted)),
+            "the tabs outside moved changed order", sourceLocation: sourceLocation
         )
     }
 }
