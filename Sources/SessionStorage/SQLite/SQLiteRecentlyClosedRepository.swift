@@ -37,31 +37,13 @@ public final class SQLiteRecentlyClosedRepository: RecentlyClosedRepository {
                 target = try BrowserRows.insert(db, offTheRecord: offTheRecord).id
             }
             var stored = try database.lists.take(db, browser: target)
-            var list = stored.list
             let webStates = try entry.tabs.map { try Self.webState(db, id: $0.id) }
-            let start = entry.tabIndex ?? list.count
-            if entry.kind == .group, let group = entry.group {
-                var indexes: [Int] = []
-                for (offset, webState) in webStates.enumerated() {
-                    indexes.append(try list.insert(webState, params: .atIndex(start + offset)).index)
-                }
-                let groupID = list.groups[group.id] == nil ? group.id : TabGroupID()
-                _ = try list.createGroup(at: indexes, visualData: group.visualData, id: groupID)
-                if let first = webStates.first, let index = list.index(of: first.id) { _ = try list.activate(at: index) }
-            } else if let webState = webStates.first, let tab = entry.tabs.first {
-                var params = InsertionParams.atIndex(start).activate()
-                if tab.wasPinned {
-                    params = params.pinned()
-                } else if let group = entry.group?.id, list.groups[group] != nil {
-                    params = params.inGroup(group)
-                }
-                _ = try list.insert(webState, params: params)
-            }
-            if let index = list.activeIndex {
-                _ = try list.setLastActiveAt(Date().storedPrecision, forTabAt: index)
+            let (_, list, change) = try WebStateListEdit.apply(
+                db, browser: target, stored: &stored, ownsNewTabs: false) { list in
+                try Self.insert(entry, webStates: webStates, into: &list)
             }
             // The rows leave the entry as the list takes them back; then the entry goes.
-            try WebStateListRows.write(db, browser: target, stored: &stored, list: list, change: .between(stored.list, list))
+            try WebStateListRows.write(db, browser: target, stored: &stored, list: list, change: change)
             database.lists.remember(stored, for: target, in: db)
             try db.execute(sql: "DELETE FROM closed_entries WHERE id = ?", arguments: [id.uuidString])
             return target
@@ -93,6 +75,32 @@ public final class SQLiteRecentlyClosedRepository: RecentlyClosedRepository {
         onChange: @escaping @Sendable (Result<[RecentlyClosedEntry], any Error>) -> Void
     ) -> any StoreObservation {
         SnapshotObserver(database: database, fetch: { db in try ClosedEntryRows.entries(db) }, onChange: onChange)
+    }
+
+    /// SEMANTICS.md, Recently closed: a tab back at its index (pinned, or into
+    /// its group if it still exists); a group back as a group; the restored tab
+    /// (or the group's first) active.
+    private static func insert(
+        _ entry: RecentlyClosedEntry, webStates: [WebState], into list: inout WebStateList
+    ) throws {
+        let start = entry.tabIndex ?? list.count
+        if entry.kind == .group, let group = entry.group {
+            var indexes: [Int] = []
+            for (offset, webState) in webStates.enumerated() {
+                indexes.append(try list.insert(webState, params: .atIndex(start + offset)).index)
+            }
+            let groupID = list.groups[group.id] == nil ? group.id : TabGroupID()
+            _ = try list.createGroup(at: indexes, visualData: group.visualData, id: groupID)
+            if let first = webStates.first, let index = list.index(of: first.id) { _ = try list.activate(at: index) }
+        } else if let webState = webStates.first, let tab = entry.tabs.first {
+            var params = InsertionParams.atIndex(start).activate()
+            if tab.wasPinned {
+                params = params.pinned()
+            } else if let group = entry.group?.id, list.groups[group] != nil {
+                params = params.inGroup(group)
+            }
+            _ = try list.insert(webState, params: params)
+        }
     }
 
     /// A closed tab's list fields, read from its row.

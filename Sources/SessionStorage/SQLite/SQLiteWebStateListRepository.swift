@@ -63,34 +63,30 @@ public final class SQLiteWebStateListRepository: WebStateListRepository {
                 let source = BrowserID(uuidString: sourceText)
             else { throw StorageError.unknownTab(id.uuidString) }
             guard source != target else { throw WebStateListError.duplicateWebState(id) }
-            let targetStored = try self.cache.take(db, browser: target)
-            let sourceStored = try self.cache.take(db, browser: source)
+            var targetStored = try self.cache.take(db, browser: target)
+            var sourceStored = try self.cache.take(db, browser: source)
             guard let index = sourceStored.list.index(of: id) else { throw StorageError.unknownTab(id.uuidString) }
+            var moving = sourceStored.list.webStates[index]
 
             // SEMANTICS.md, Removal: the tab leaves its list as a detach does.
-            var sourceList = sourceStored.list
-            var moving = sourceList.webStates[index]
-            _ = try sourceList.remove(at: index)
-            try self.stamp(&sourceList, change: .between(sourceStored.list, sourceList))
             // The row moves out of the source first (parked at a key no list uses), so it is kept.
+            let (_, sourceList, sourceChange) = try WebStateListEdit.apply(
+                db, browser: source, stored: &sourceStored, ownsNewTabs: false) { try $0.remove(at: index) }
             try db.execute(sql: "DELETE FROM tab_openers WHERE tab_id = ?", arguments: [id.uuidString])
             try db.execute(
                 sql: "UPDATE tabs SET browser_id = ?, group_id = NULL, sort_key = ? WHERE id = ?",
                 arguments: [target.uuidString, Int64.max, id.uuidString])
-            let writtenSource = try WebStateListRows.write(
-                db, browser: source, from: sourceStored, to: sourceList,
-                change: .between(sourceStored.list, sourceList))
+            try WebStateListRows.write(db, browser: source, stored: &sourceStored, list: sourceList, change: sourceChange)
 
             // Then it is inserted into the target by the insertion rules, without its opener.
             moving.opener = nil
-            var targetList = targetStored.list
-            let (newIndex, _) = try targetList.insert(moving, params: params)
-            try self.stamp(&targetList, change: .between(targetStored.list, targetList))
-            let writtenTarget = try WebStateListRows.write(
-                db, browser: target, from: targetStored, to: targetList,
-                change: .between(targetStored.list, targetList))
-            self.cache.remember(writtenSource, for: source, in: db)
-            self.cache.remember(writtenTarget, for: target, in: db)
+            let (newIndex, targetList, targetChange) = try WebStateListEdit.apply(
+                db, browser: target, stored: &targetStored, ownsNewTabs: false) {
+                try $0.insert(moving, params: params).index
+            }
+            try WebStateListRows.write(db, browser: target, stored: &targetStored, list: targetList, change: targetChange)
+            self.cache.remember(sourceStored, for: source, in: db)
+            self.cache.remember(targetStored, for: target, in: db)
             return newIndex
         }
     }
@@ -107,57 +103,18 @@ public final class SQLiteWebStateListRepository: WebStateListRepository {
     }
 
     /// Applies `body` to the browser's list inside the current transaction and
-    /// writes the result: the shared path of every list mutation.
+    /// writes the result: the path of every mutation made through ``update(_:_:)``.
     private func apply<T>(
         _ db: Database, browser: BrowserID, _ body: (inout WebStateList) throws -> T
     ) throws -> (T, StoredWebStateList) {
         var stored = try cache.take(db, browser: browser)
-        let before = stored.list
-        var list = stored.list
-        let result = try body(&list)
-        var change = WebStateListChange.between(before, list)
-        try stamp(&list, change: change)
-        if try keepHistoryIndexes(db, &list, change: change) || !change.inserted.isEmpty || change.activeChanged {
-            change = WebStateListChange.between(before, list)
-        }
+        let groupsBefore = stored.list.groups
+        let (result, list, change) = try WebStateListEdit.apply(
+            db, browser: browser, stored: &stored, ownsNewTabs: true, body)
         // SEMANTICS.md, Recently closed: removed tabs are closed, and restorable.
         try ClosedEntryRows.recordClosedTabs(
-            db, browser: browser, change: change, groupsBefore: before.groups, configuration: database.configuration)
+            db, browser: browser, change: change, groupsBefore: groupsBefore, configuration: database.configuration)
         try WebStateListRows.write(db, browser: browser, stored: &stored, list: list, change: change)
         return (result, stored)
-    }
-
-    /// Puts back the history index of each tab the change touched, as the
-    /// history repository stored it (`nil` for a new tab): the list does not own
-    /// it. Returns whether any changed.
-    private func keepHistoryIndexes(_ db: Database, _ list: inout WebStateList, change: WebStateListChange) throws -> Bool {
-        var changed = false
-        for id in change.inserted.union(change.updated) {
-            guard let index = list.index(of: id) else { continue }
-            let stored = change.inserted.contains(id)
-                ? nil
-                : try Int.fetchOne(
-                    db.cachedStatement(sql: "SELECT current_entry_index FROM tabs WHERE id = ?"), arguments: [id.uuidString])
-            if list.webStates[index].navigationIndex != stored {
-                _ = try list.setNavigationIndex(stored, forTabAt: index)
-                changed = true
-            }
-        }
-        return changed
-    }
-
-    /// Gives a newly active tab a last-active time of now, and every tab new to
-    /// the list times at the precision the database keeps (milliseconds), so
-    /// the cached list equals the list read back after a restart.
-    private func stamp(_ list: inout WebStateList, change: WebStateListChange) throws {
-        if change.activeChanged, let index = list.activeIndex {
-            _ = try list.setLastActiveAt(Date().storedPrecision, forTabAt: index)
-        }
-        for id in change.inserted {
-            guard let index = list.index(of: id) else { continue }
-            let webState = list.webStates[index]
-            _ = try list.setCreatedAt(webState.createdAt.storedPrecision, forTabAt: index)
-            _ = try list.setLastActiveAt(webState.lastActiveAt.storedPrecision, forTabAt: index)
-        }
     }
 }

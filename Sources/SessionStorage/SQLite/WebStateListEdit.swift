@@ -1,0 +1,69 @@
+import Foundation
+import GRDB
+import SessionModel
+
+/// One change to a browser's stored list inside a write transaction: the
+/// shared path of every list mutation, whatever the repository.
+///
+/// The list is moved out of `stored` before `body` runs, so its arrays are
+/// uniquely referenced and change in place; what changed comes from the list's
+/// own recording (`WebStateList.takeRecordedChanges()`), never from diffing
+/// the whole list. Only a closure that replaced the list wholesale records
+/// nothing; that case is caught and diffed against the database.
+enum WebStateListEdit {
+    /// Runs `body` on the list and returns its result, the new list and the change to write.
+    ///
+    /// - Parameters:
+    ///   - ownsNewTabs: Whether tabs entering the list are new (their history
+    ///     index starts empty) rather than restored or moved rows with a history.
+    static func apply<T>(
+        _ db: Database, browser: BrowserID, stored: inout StoredWebStateList, ownsNewTabs: Bool,
+        _ body: (inout WebStateList) throws -> T
+    ) throws -> (result: T, list: WebStateList, change: WebStateListChange) {
+        var list = stored.list
+        stored.list = WebStateList()
+        _ = list.takeRecordedChanges()
+        let result = try body(&list)
+        var change = list.takeRecordedChanges()
+        if change.isEmpty {
+            // Nothing recorded: a no-op, or a list assigned wholesale. Compare with the database.
+            let current = try WebStateListRows.load(db, browser: browser)
+            change = .between(current.list, list)
+            if !change.isEmpty { stored = current }
+        }
+        try stamp(&list, change: change)
+        if ownsNewTabs { try keepHistoryIndexes(db, &list, change: change) }
+        change.formUnion(list.takeRecordedChanges())
+        return (result, list, change)
+    }
+
+    /// Gives a newly active tab a last-active time of now, and every tab new to
+    /// the list times at the precision the database keeps (milliseconds), so
+    /// the cached list equals the list read back after a restart.
+    private static func stamp(_ list: inout WebStateList, change: WebStateListChange) throws {
+        if change.activeChanged, let index = list.activeIndex {
+            _ = try list.setLastActiveAt(Date().storedPrecision, forTabAt: index)
+        }
+        for index in WebStateListRows.positions(of: change.inserted, in: list).values {
+            let webState = list.webStates[index]
+            _ = try list.setCreatedAt(webState.createdAt.storedPrecision, forTabAt: index)
+            _ = try list.setLastActiveAt(webState.lastActiveAt.storedPrecision, forTabAt: index)
+        }
+    }
+
+    /// Puts back the history index of each tab the change touched, as the
+    /// history repository stored it (`nil` for a new tab): the list does not own it.
+    private static func keepHistoryIndexes(
+        _ db: Database, _ list: inout WebStateList, change: WebStateListChange
+    ) throws {
+        for (id, index) in WebStateListRows.positions(of: change.inserted.union(change.updated), in: list) {
+            let stored = change.inserted.contains(id)
+                ? nil
+                : try Int.fetchOne(
+                    db.cachedStatement(sql: "SELECT current_entry_index FROM tabs WHERE id = ?"), arguments: [id.uuidString])
+            if list.webStates[index].navigationIndex != stored {
+                _ = try list.setNavigationIndex(stored, forTabAt: index)
+            }
+        }
+    }
+}
