@@ -62,7 +62,7 @@ public final class SQLiteBrowserRepository: BrowserRepository {
     ) -> any StoreObservation {
         let offTheRecord = database.isOffTheRecord
         return SnapshotObserver(
-            database: database, fetch: { db in try Self.summaries(db, offTheRecord: offTheRecord) }, onChange: onChange)
+            database: database, tables: ["browsers", "tabs", "navigation_entries"], fetch: { db in try Self.summaries(db, offTheRecord: offTheRecord) }, onChange: onChange)
     }
 
     private static func summaries(_ db: Database, offTheRecord: Bool) throws -> [BrowserSummary] {

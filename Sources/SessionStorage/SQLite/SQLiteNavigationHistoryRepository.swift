@@ -105,7 +105,7 @@ public final class SQLiteNavigationHistoryRepository: NavigationHistoryRepositor
         _ tab: WebStateID, onChange: @escaping @Sendable (Result<NavigationHistory, any Error>) -> Void
     ) -> any StoreObservation {
         SnapshotObserver(
-            database: database, fetch: { db in try NavigationHistoryRows.load(db, tab: tab).history },
+            database: database, tables: ["tabs", "navigation_entries", "navigation_page_states"], fetch: { db in try NavigationHistoryRows.load(db, tab: tab).history },
             onChange: onChange)
     }
 }

@@ -74,7 +74,8 @@ public final class SQLiteRecentlyClosedRepository: RecentlyClosedRepository {
     public func observe(
         onChange: @escaping @Sendable (Result<[RecentlyClosedEntry], any Error>) -> Void
     ) -> any StoreObservation {
-        SnapshotObserver(database: database, fetch: { db in try ClosedEntryRows.entries(db) }, onChange: onChange)
+        SnapshotObserver(
+            database: database, tables: ["closed_entries", "tabs", "navigation_entries"], fetch: { db in try ClosedEntryRows.entries(db) }, onChange: onChange)
     }
 
     /// SEMANTICS.md, Recently closed: a tab back at its index (pinned, or into

@@ -92,14 +92,23 @@ public final class SQLiteWebStateListRepository: WebStateListRepository {
     }
 
     public func snapshot(of browser: BrowserID) throws -> WebStateListSnapshot {
-        try database.read { db in try WebStateListRows.snapshot(db, browser: browser) }
+        try database.read { db in try Self.snapshot(db, browser: browser, cache: self.cache) }
     }
 
     public func observe(
         _ browser: BrowserID, onChange: @escaping @Sendable (Result<WebStateListSnapshot, any Error>) -> Void
     ) -> any StoreObservation {
-        SnapshotObserver(database: database, fetch: { db in try WebStateListRows.snapshot(db, browser: browser) },
-                         onChange: onChange)
+        let cache = self.cache
+        return SnapshotObserver(
+            database: database, tables: ["browsers", "tabs", "tab_groups", "tab_openers", "navigation_entries"],
+            fetch: { db in try Self.snapshot(db, browser: browser, cache: cache) }, onChange: onChange)
+    }
+
+    /// The list (from the cache when it is current) and each tab's current page.
+    private static func snapshot(_ db: Database, browser: BrowserID, cache: WebStateListCache) throws -> WebStateListSnapshot {
+        WebStateListSnapshot(
+            browser: browser, list: try cache.current(db, browser: browser).list,
+            pages: try WebStateListRows.pages(db, browser: browser))
     }
 
     /// Applies `body` to the browser's list inside the current transaction and

@@ -3,16 +3,27 @@ import Foundation
 import GRDB
 import Synchronization
 
-/// Observes one value fetched from the store: GRDB's ValueObservation for
-/// this process's commits, and `PRAGMA data_version` for other processes'.
+/// Observes one value fetched from the store, coalescing commits.
 ///
-/// GRDB on Linux delivers a pool's initial value twice and cannot see other
-/// processes' writes; this type drops repeated values and refetches when the
-/// file's data version moves. Values reach `onChange` on one serial queue.
+/// A `DatabaseRegionObservation` says, cheaply and right after each commit of
+/// this process that touches the observed tables, that the value may have
+/// changed; `PRAGMA data_version` (``ExternalChangeMonitor``) says the same for
+/// other processes. Either marks the value dirty and, unless a fetch is already
+/// under way, starts one on the observation's serial queue, reading from the
+/// pool (beside the writer, never blocking it). Commits that land during a
+/// fetch cause one more fetch, not one each: a burst of commits costs a few
+/// fetches, whatever the size of the value. Values reach `onChange` in order,
+/// each newer than the last; a value equal to the last one is dropped (this
+/// also absorbs GRDB's doubled initial value on Linux).
+///
+/// ``cancel()`` waits for a delivery under way (unless called from one), so
+/// once it returns `onChange` is not called again.
 final class SnapshotObserver<Value: Sendable & Equatable>: StoreObservation {
     private struct State {
         var last: Value?
         var cancelled = false
+        var dirty = false
+        var fetching = false
         var cancellable: AnyDatabaseCancellable?
         var monitor: ExternalChangeMonitor.Subscription?
     }
@@ -20,26 +31,34 @@ final class SnapshotObserver<Value: Sendable & Equatable>: StoreObservation {
     private let state = Mutex(State())
     private let queue = DispatchQueue(label: "sessionstore.observation")
     private let onQueue = DispatchSpecificKey<Bool>()
+    private let database: SessionDatabase
+    private let fetch: @Sendable (Database) throws -> Value
     private let onChange: @Sendable (Result<Value, any Error>) -> Void
 
+    /// Starts observing.
+    ///
+    /// - Parameters:
+    ///   - tables: The tables whose changes may change the value.
+    ///   - fetch: Reads the value (in a read transaction).
     init(
-        database: SessionDatabase, fetch: @escaping @Sendable (Database) throws -> Value,
+        database: SessionDatabase, tables: [String], fetch: @escaping @Sendable (Database) throws -> Value,
         onChange: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) {
+        self.database = database
+        self.fetch = fetch
         self.onChange = onChange
         queue.setSpecific(key: onQueue, value: true)
-        let observation = ValueObservation.tracking(fetch)
-        let cancellable = observation.start(
-            in: database.writer, scheduling: .async(onQueue: queue),
-            onError: { [weak self] error in self?.deliver(.failure(error)) },
-            onChange: { [weak self] value in self?.deliver(.success(value)) })
-        let monitor = database.externalChanges?.subscribe { [weak self] in
-            self?.refetch(database: database, fetch: fetch)
-        }
+        let region = DatabaseRegionObservation(tracking: tables.map { Table($0) })
+        let cancellable = region.start(
+            in: database.writer,
+            onError: { [weak self] error in self?.fail(error) },
+            onChange: { [weak self] _ in self?.markDirty() })
+        let monitor = database.externalChanges?.subscribe { [weak self] in self?.markDirty() }
         state.withLock {
             $0.cancellable = cancellable
             $0.monitor = monitor
         }
+        markDirty()  // the initial value
     }
 
     deinit {
@@ -63,13 +82,36 @@ final class SnapshotObserver<Value: Sendable & Equatable>: StoreObservation {
         }
     }
 
-    /// Fetches anew after another process's commit.
-    ///
-    /// The fetch runs on the writer, like GRDB's own fetches after this
-    /// process's commits, so values are queued for delivery in commit order.
-    private func refetch(database: SessionDatabase, fetch: @escaping @Sendable (Database) throws -> Value) {
-        let result = Result { try database.writer.write(fetch) }
-        queue.async { [weak self] in self?.deliver(result) }
+    /// Any queue: the value may have changed; fetch it unless a fetch will run anyway.
+    private func markDirty() {
+        let start = state.withLock { state -> Bool in
+            guard !state.cancelled else { return false }
+            state.dirty = true
+            guard !state.fetching else { return false }
+            state.fetching = true
+            return true
+        }
+        if start { queue.async { [weak self] in self?.fetchWhileDirty() } }
+    }
+
+    /// Runs on `queue`: fetches until no commit arrived during the last fetch.
+    private func fetchWhileDirty() {
+        while true {
+            let proceed = state.withLock { state -> Bool in
+                guard !state.cancelled, state.dirty else {
+                    state.fetching = false
+                    return false
+                }
+                state.dirty = false
+                return true
+            }
+            guard proceed else { return }
+            deliver(Result { try database.writer.read(fetch) })
+        }
+    }
+
+    private func fail(_ error: any Error) {
+        queue.async { [weak self] in self?.deliver(.failure(error)) }
     }
 
     /// Runs on `queue`: forwards a value unless it repeats the last one or the observation was cancelled.

@@ -80,12 +80,6 @@ enum WebStateListRows {
         }
     }
 
-    /// Reads the browser's list and each tab's current page.
-    static func snapshot(_ db: Database, browser: BrowserID) throws -> WebStateListSnapshot {
-        let list = try load(db, browser: browser).list
-        return WebStateListSnapshot(browser: browser, list: list, pages: try pages(db, browser: browser))
-    }
-
     /// The current page of every tab of the browser that has one.
     static func pages(_ db: Database, browser: BrowserID) throws -> [WebStateID: PageSummary] {
         var pages: [WebStateID: PageSummary] = [:]
