@@ -48,7 +48,7 @@ let package = Package(
         .executableTarget(
             name: "sessionstore-bench",
             dependencies: [
-                "SessionModel", "SessionStorage",
+                "SessionModel", "SessionStorage", "SessionConsumers", "SessionMediators",
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -13,9 +13,9 @@ import Synchronization
 /// too: a value that follows a delivery by less than the current interval waits
 /// for the end of that interval (the last value always arrives). The interval
 /// starts at ``minimumInterval`` (one frame at 30 Hz) and doubles with each
-/// paced delivery of a burst, up to ``maximumInterval``, so a long burst reaches
-/// the consumer as a handful of updates; it drops back once the burst is over.
-/// A lone change is delivered on the next turn, without delay.
+/// delivery of a burst, up to ``maximumInterval``, so a long burst reaches the
+/// consumer as a handful of updates; after ``quietPeriod`` without a delivery
+/// the burst is over. A lone change is delivered on the next turn, without delay.
 ///
 /// Threading: `deliver` runs on the main queue, isolated to the main actor.
 /// The consolidator holds no reference to its mediator beyond what `deliver`
@@ -25,6 +25,8 @@ final class MainQueueConsolidator<Value: Sendable>: Sendable {
     static var minimumInterval: Duration { .milliseconds(33) }
     /// The longest time between two deliveries during a long burst.
     static var maximumInterval: Duration { .milliseconds(400) }
+    /// How long without a delivery ends a burst.
+    static var quietPeriod: Duration { .milliseconds(500) }
 
     private struct State {
         var pending: Result<Value, any Error>?
@@ -50,10 +52,14 @@ final class MainQueueConsolidator<Value: Sendable>: Sendable {
             state.scheduled = true
             guard let last = state.lastDelivery else { return .zero }
             let quiet = last.duration(to: .now)
-            if quiet >= state.interval * 2 { state.interval = Self.minimumInterval }  // the burst is over
-            let delay = max(.zero, state.interval - quiet)
-            state.paced = delay > .zero
-            return delay
+            if quiet >= max(state.interval * 2, Self.quietPeriod) {
+                // The burst is over (or there was none): deliver now, at the shortest interval.
+                state.interval = Self.minimumInterval
+                state.paced = false
+                return .zero
+            }
+            state.paced = true
+            return max(.zero, state.interval - quiet)
         }
         guard let delay else { return }
         if delay == .zero {
