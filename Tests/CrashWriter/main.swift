@@ -7,6 +7,9 @@
 //
 //   crash  --db PATH --seed S --from N [--count C]
 //       applies CrashWorkload steps N, N+1, … (forever, or C of them, then closes)
+//   probe  --dir DIR --from I --to J
+//       for each DIR/I.sqlite … DIR/J.sqlite (damaged copies), prints "I start", then
+//       "I status:… check:… open:…" (ok, refused, or other: a non-StorageError)
 //   writer --db PATH --name X --count C
 //       inserts C tabs into the first CrashWorkload browser at seeded indexes,
 //       each with one navigation; prints i after tab i and its navigation are stored
@@ -41,6 +44,32 @@ var cursor = 1
 while cursor + 1 < arguments.count {
     options[String(arguments[cursor].drop { $0 == "-" })] = arguments[cursor + 1]
     cursor += 2
+}
+if mode == "probe" {
+    let directory = options["dir"] ?? "."
+    for index in Int(options["from"] ?? "0")!...Int(options["to"] ?? "0")! {
+        let path = "\(directory)/\(index).sqlite"
+        say("\(index) start")
+        func attempt(_ body: () throws -> Void) -> String {
+            do {
+                try body()
+                return "ok"
+            } catch is StorageError {
+                return "refused"
+            } catch {
+                return "other(\(error))"
+            }
+        }
+        let status = attempt { _ = try SessionStoreFile.status(atPath: path) }
+        let check = attempt { _ = try SessionStoreFile.check(atPath: path) }
+        let open = attempt {
+            let database = try SessionDatabase.openReadOnly(atPath: path)
+            defer { try? database.close() }
+            _ = try database.exportArchive()
+        }
+        say("\(index) status:\(status) check:\(check) open:\(open)")
+    }
+    exit(0)
 }
 guard let path = options["db"] else { exit(64) }
 

@@ -76,32 +76,48 @@ import Testing
         try database.close()
     }
 
-    @Test func readOnlyFileAndDirectory_forAnOrdinaryUser_writesFailWith73_fileUnchanged() throws {
+    /// The binary run as `nobody` (root ignores file permissions).
+    @Test func readOnlyFile_forAnOrdinaryUser_readsWork_writesFailWith73_fileUnchanged() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.file("store.sqlite")
         let digest = try makeStore(at: path)
-        // nobody may read the file and the directory but write neither.
-        chmod(directory.path, 0o755)
-        chmod(path, 0o644)
+        chmod(directory.path, 0o777)  // nobody may create -wal and -shm beside it
+        chmod(path, 0o644)  // but not write the store
         let before = fingerprint(path)
-        let probe = try runTool(["status", "--db", path], in: "/", user: 65534)
-        guard probe.status == 0 else {
-            print("skipped: cannot run the binary as nobody here: \(probe)")
-            return
+        for subcommand in ["status", "check", "ls", "export"] {
+            let result = try runTool([subcommand, "--db", path], in: "/", user: 65534)
+            #expect(result.status == 0, "\(subcommand) on a read-only file: \(result)")
         }
-        for arguments in [["prune"], ["restore", UUID().uuidString.lowercased()], ["migrate"]] {
-            let result = try runTool(arguments + ["--db", path], in: "/", user: 65534)
-            #expect(result.status == (arguments == ["migrate"] ? 0 : 73), "\(arguments): \(result)")
-            #expect(result.status == 0 || result.stderrLines.count == 1, "\(arguments): \(result)")
+        for arguments in [["prune"], ["restore", UUID().uuidString.lowercased()], ["demo"], ["import", "-"]] {
+            let result = try runTool(arguments + ["--db", path], in: "/",
+                                     stdin: arguments == ["import", "-"] ? CrashWorkload.setUpDocument : nil, user: 65534)
+            #expect(result.status == 73, "\(arguments): \(result)")
+            #expect(result.stderrLines.count == 1, "\(arguments): \(result)")
         }
-        let create = try runTool(["migrate", "--db", directory.file("new.sqlite")], in: "/", user: 65534)
-        #expect(create.status == 73 && create.stderrLines.count == 1, "\(create)")
-        #expect(!FileManager.default.fileExists(atPath: directory.file("new.sqlite")))
         #expect(fingerprint(path) == before)
         let database = try SessionDatabase.openReadOnly(atPath: path)
         #expect(try SessionDigest(database) == digest)
         try database.close()
+    }
+
+    @Test func readOnlyDirectory_forAnOrdinaryUser_creatingAStoreFailsWith73_leavesNothing() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        chmod(directory.path, 0o755)
+        for arguments in [["migrate"], ["demo"], ["import", "-"]] {
+            let result = try runTool(arguments + ["--db", directory.file("new.sqlite")], in: "/",
+                                     stdin: arguments == ["import", "-"] ? CrashWorkload.setUpDocument : nil, user: 65534)
+            #expect(result.status == 73 && result.stderrLines.count == 1, "\(arguments): \(result)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        // A store in a directory the user cannot write cannot even be read: SQLite needs its
+        // -shm file for a WAL database. The message says so (exit 73).
+        let path = directory.file("store.sqlite")
+        _ = try makeStore(at: path)
+        chmod(path, 0o644)
+        let status = try runTool(["status", "--db", path], in: "/", user: 65534)
+        #expect(status.status == 73 && status.stderrLines.count == 1, "\(status)")
     }
 
     // MARK: - Deleted or replaced under a running store
@@ -116,13 +132,20 @@ import Testing
         let tabs = SQLiteWebStateListRepository(database: database)
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         var outcome = "writes kept going to the unlinked file"
+        var failed = false
         do {
             try tabs.insert(in: browser, params: .automatic())
         } catch {
             outcome = "a write failed: \(error)"
+            failed = true
             #expect(error is StorageError, "\(error)")
         }
         try? database.close()
+        // Bug: SessionDatabase does not notice that its file was unlinked; the write above is
+        // acknowledged and lost when the store closes.
+        withKnownIssue("a write to a deleted store succeeds silently and is lost") {
+            #expect(failed, "\(outcome)")
+        }
         print("deleted under a running store: \(outcome); path exists afterwards: \(FileManager.default.fileExists(atPath: path))")
         // Nothing half-made appears at the path: either nothing, or a store that checks clean.
         if FileManager.default.fileExists(atPath: path) {
@@ -150,6 +173,11 @@ import Testing
             do { try tabs.insert(in: browser, params: .automatic().activate()) } catch { errors.append("\(error)") }
         }
         do { try database.close() } catch { errors.append("close: \(error)") }
+        // Bug: as for a deleted file, the 20 writes after the rename were acknowledged and went to
+        // the unlinked old file.
+        withKnownIssue("writes to a store replaced under it succeed silently and are lost") {
+            #expect(!errors.isEmpty)
+        }
         print("replaced under a running store: \(errors.isEmpty ? "the running store kept writing its old (unlinked) file" : errors.joined(separator: "; "))")
         #expect(try SessionStoreFile.check(atPath: path).isEmpty)
         let reopened = try SessionDatabase.openReadOnly(atPath: path)
