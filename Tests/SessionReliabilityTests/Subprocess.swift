@@ -47,7 +47,17 @@ func runTool(
     inherited["SESSIONSTORE_DB"] = nil
     inherited["COLUMNS"] = "80"
     process.environment = inherited.merging(environment) { $1 }
-    let out = Pipe(), err = Pipe()
+    // Output goes to files, not pipes: no reader threads, nothing can fill up and block the child.
+    let capture = try TemporaryDirectory()
+    defer { capture.remove() }
+    _ = FileManager.default.createFile(atPath: capture.file("out"), contents: nil)
+    _ = FileManager.default.createFile(atPath: capture.file("err"), contents: nil)
+    let out = try FileHandle(forWritingTo: URL(fileURLWithPath: capture.file("out")))
+    let err = try FileHandle(forWritingTo: URL(fileURLWithPath: capture.file("err")))
+    defer {
+        try? out.close()
+        try? err.close()
+    }
     process.standardOutput = out
     process.standardError = err
     let input = Pipe()
@@ -63,16 +73,11 @@ func runTool(
         try input.fileHandleForWriting.write(contentsOf: stdin)
         try input.fileHandleForWriting.close()
     }
-    // Read stderr on another thread so neither pipe can fill up and block the child.
-    let errData = ValueRecorder<Data>()
-    Thread.detachNewThread { errData.record(err.fileHandleForReading.readDataToEndOfFile()) }
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    errData.wait(timeout: 600) { !$0.isEmpty }
     process.waitUntilExit()
     return RunResult(
         status: process.terminationStatus,
-        stdout: String(decoding: stdout, as: UTF8.self),
-        stderr: String(decoding: errData.recorded.first ?? Data(), as: UTF8.self))
+        stdout: String(decoding: fileBytes(capture.file("out")) ?? Data(), as: UTF8.self),
+        stderr: String(decoding: fileBytes(capture.file("err")) ?? Data(), as: UTF8.self))
 }
 
 /// A running `sessionstore-crash-writer` whose stdout lines are collected as they come.
