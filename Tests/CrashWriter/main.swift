@@ -12,7 +12,8 @@
 //       "I status:… check:… open:…" (ok, refused, or other: a non-StorageError)
 //   writer --db PATH --name X --count C
 //       inserts C tabs into the first CrashWorkload browser at seeded indexes,
-//       each with one navigation; prints i after tab i and its navigation are stored
+//       each with one navigation; prints "i TAB" after tab i and its navigation are
+//       stored, and "busy SECONDS" for a call that gave up on the lock (then retried)
 import Foundation
 import SessionModel
 import SessionStorage
@@ -32,6 +33,20 @@ func fail(_ error: any Error) -> Never {
     say("sessionstore-crash-writer: \(error)", to: STDERR_FILENO)
     if case .busy = error as? StorageError { exit(75) }
     exit(70)
+}
+
+/// Runs `body`; a StorageError.busy (nothing was written) prints "busy SECONDS" (how long the
+/// call waited before giving up) and is retried, as an app would, at most 20 times.
+func retryingBusy(_ body: () throws -> Void) throws {
+    for attempt in 1...20 {
+        let started = Date()
+        do {
+            return try body()
+        } catch let error as StorageError {
+            guard case .busy = error, attempt < 20 else { throw error }
+            say("busy \(Date().timeIntervalSince(started))")
+        }
+    }
 }
 
 var options: [String: String] = [:]
@@ -96,11 +111,15 @@ do {
         for index in 0..<count {
             let tab = WebStateID(rawValue: UUID())
             let activate = Bool.random(using: &rng)
-            try tabs.update(browser) { list in
-                let at = Int.random(in: 0...list.count, using: &rng)
-                _ = try list.insert(WebState(id: tab), params: .atIndex(at).activate(activate))
+            let at = Int.random(in: 0...1_000, using: &rng)
+            try retryingBusy {
+                try tabs.update(browser) { list in
+                    _ = try list.insert(WebState(id: tab), params: .atIndex(min(at, list.count)).activate(activate))
+                }
             }
-            try histories.commit(NavigationItem(url: "https://\(name).example/\(index)", title: "\(name) \(index)"), in: tab)
+            try retryingBusy {
+                try histories.commit(NavigationItem(url: "https://\(name).example/\(index)", title: "\(name) \(index)"), in: tab)
+            }
             say("\(index) \(tab)")
         }
     default:
