@@ -72,6 +72,18 @@ let package = Package(
             name: "SessionMediatorsTests",
             dependencies: ["SessionMediators", "SessionConsumers", "SessionStorage", "SessionModel", "SessionTestSupport"]
         ),
+        .executableTarget(
+            name: "sessionstore-crash-writer",
+            dependencies: ["SessionModel", "SessionStorage", "SessionTestSupport"],
+            path: "Tests/CrashWriter"
+        ),
+        .testTarget(
+            name: "SessionReliabilityTests",
+            dependencies: [
+                "SessionModel", "SessionStorage", "SessionTestSupport", "sessionstore", "sessionstore-crash-writer",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         .testTarget(
             name: "SessionStoreCommandTests",
             dependencies: ["SessionStoreCommand", "SessionStorage", "SessionTestSupport", "sessionstore"]

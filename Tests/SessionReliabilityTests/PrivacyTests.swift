@@ -1,0 +1,74 @@
+import Foundation
+import SessionModel
+import SessionStorage
+import SessionTestSupport
+import Testing
+
+/// New files are private; cleared data leaves no trace. (Off-the-record browsing is covered by
+/// `OffTheRecordTests.offTheRecordBrowsing_leavesNoTraceOnDisk`; clearing open tabs' history by
+/// `OffTheRecordTests.secureDelete_clearedHistoryLeavesNoTraceAfterCheckpoint`.)
+@Suite struct PrivacyTests {
+    private func mode(_ path: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue
+    }
+
+    @Test func newStoreWALAndSHM_areOwnerOnly_evenWithAPermissiveUmask() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let previous = umask(0o000)
+        defer { umask(previous) }
+        let path = directory.file("store.sqlite")
+        let database = try SessionDatabase.open(atPath: path)
+        _ = try SQLiteBrowserRepository(database: database).createBrowser()
+        for suffix in ["", "-wal", "-shm"] {
+            #expect(mode(path + suffix) == 0o600, "\(suffix.isEmpty ? "store" : suffix): \(String(mode(path + suffix) ?? 0, radix: 8))")
+        }
+        try database.close()
+        for arguments in [["demo", "--db", directory.file("demo.sqlite")], ["import", "-", "--db", directory.file("imported.sqlite")]] {
+            let result = try runTool(arguments, in: directory.path, stdin: CrashWorkload.setUpDocument)
+            #expect(result.status == 0, "\(result)")
+            #expect(mode(arguments[arguments.count - 1]) == 0o600, "\(arguments[0])")
+        }
+    }
+
+    @Test func exportOutputFile_isOwnerOnly() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("store.sqlite")
+        #expect(try runTool(["demo", "--db", path], in: directory.path).status == 0)
+        let output = directory.file("export.json")
+        let result = try runTool(["export", "--db", path, "--output", output], in: directory.path)
+        #expect(result.status == 0, "\(result)")
+        // Bug: Export.run writes with Data.write(options: .atomic), which follows the umask (0644 here).
+        withKnownIssue("export --output creates its file with the umask's mode, not 0600") {
+            #expect(mode(output) == 0o600, "export: \(String(mode(output) ?? 0, radix: 8))")
+        }
+    }
+
+    @Test func clearingBrowsingData_reachesClosedTabs_andLeavesNoTraceAfterCheckpoint() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("store.sqlite")
+        let database = try SessionDatabase.open(atPath: path)
+        let marker = "closed-marker-\(UUID().uuidString)"
+        let browser = try SQLiteBrowserRepository(database: database).createBrowser().id
+        let tabs = SQLiteWebStateListRepository(database: database)
+        let histories = SQLiteNavigationHistoryRepository(database: database)
+        let closedTab = WebState(), keptTab = WebState()
+        try tabs.insert(closedTab, in: browser, params: .automatic())
+        try tabs.insert(keptTab, in: browser, params: .automatic().activate())
+        try histories.commit(NavigationItem(url: "https://\(marker).example/a", title: marker), in: closedTab.id)
+        try histories.commit(NavigationItem(url: "https://kept.example/", title: "kept"), in: closedTab.id)
+        try histories.commit(NavigationItem(url: "https://kept.example/2", title: "kept"), in: keptTab.id)
+        try tabs.close(in: browser, at: 0)  // now a recently closed tab holding the marker
+        #expect(try SQLiteRecentlyClosedRepository(database: database).entries().count == 1)
+        #expect(try histories.clearBrowsingData(.host("\(marker).example")) == 1)
+        #expect(try histories.history(of: closedTab.id).items.map(\.url) == ["https://kept.example/"])
+        try database.close()
+        for file in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: directory.file(file)))
+            #expect(bytes.range(of: Data(marker.utf8)) == nil, "\(file) holds the cleared marker")
+        }
+        #expect(try SessionStoreFile.check(atPath: path).isEmpty)
+    }
+}
