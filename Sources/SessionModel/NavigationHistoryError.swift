@@ -19,12 +19,17 @@ public enum NavigationHistoryError: Error, Hashable, Sendable, CustomStringConve
     case invalidHTTPStatus(Int)
     /// A maximum number of entries is less than 1.
     case invalidMaximumEntries(Int)
+    /// A text field (named as the ``NavigationItem`` property) holds a NUL
+    /// character, which SQLite would silently cut the text at.
+    case containsNUL(field: String)
 
     /// One plain sentence that says what went wrong.
     public var description: String {
         switch self {
         case let .indexOutOfRange(index, count):
             return "Index \(index) is out of range for a history of \(count) entries."
+        case let .containsNUL(field):
+            return "The \(field) field contains a NUL character."
         case .cannotGoBack:
             return "There is no history entry before the current one."
         case .cannotGoForward:

@@ -104,7 +104,8 @@ public struct NavigationItem: Hashable, Sendable, Codable {
     ///    order, are refused when longer than ``NavigationLimits/maximumURLLength``.
     ///    A URL is never truncated: a cut URL would load another page.
     /// 3. An ``httpStatus`` outside `0...999` is refused.
-    /// 4. A ``title`` longer than ``NavigationLimits/maximumTitleLength`` is truncated
+    /// 4. A NUL character in any text field is refused (SQLite would cut the text there).
+    /// 5. A ``title`` longer than ``NavigationLimits/maximumTitleLength`` is truncated
     ///    to the longest prefix of whole `Character`s that fits, so an emoji or an
     ///    accented letter is never split (the result may be a few scalars shorter
     ///    than the limit).
@@ -114,7 +115,8 @@ public struct NavigationItem: Hashable, Sendable, Codable {
     /// - Returns: The entry, with its title truncated if it was too long.
     /// - Throws: ``NavigationHistoryError/emptyURL``,
     ///   ``NavigationHistoryError/urlTooLong(field:length:)`` (with the property name,
-    ///   such as `"virtualURL"`) or ``NavigationHistoryError/invalidHTTPStatus(_:)``.
+    ///   such as `"virtualURL"`), ``NavigationHistoryError/invalidHTTPStatus(_:)`` or
+    ///   ``NavigationHistoryError/containsNUL(field:)``.
     public func validated() throws -> NavigationItem {
         guard !url.isEmpty else { throw NavigationHistoryError.emptyURL }
         try Self.checkURL(url, field: "url")
@@ -123,6 +125,13 @@ public struct NavigationItem: Hashable, Sendable, Codable {
         try Self.checkURL(faviconURL, field: "faviconURL")
         if let httpStatus, !(0...999).contains(httpStatus) {
             throw NavigationHistoryError.invalidHTTPStatus(httpStatus)
+        }
+        let texts: [(String, String?)] = [
+            ("url", url), ("virtualURL", virtualURL), ("title", title), ("referrerURL", referrerURL),
+            ("faviconURL", faviconURL),
+        ]
+        for (field, value) in texts where value?.utf8.contains(0) == true {
+            throw NavigationHistoryError.containsNUL(field: field)
         }
         var copy = self
         copy.title = Self.truncatedTitle(title)

@@ -27,6 +27,9 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     case sqlite(path: String, operation: String, reason: String)
     /// The database has migrations this binary knows but has not applied yet.
     case migrationsPending(path: String, pending: [String])
+    /// The file was deleted, or another file was put at its path, while the store was open:
+    /// writing on would go to a file nobody can reach.
+    case fileMovedOrDeleted(path: String)
     /// No browser with this identifier exists in the store.
     case unknownBrowser(String)
     /// No tab with this identifier exists in the store.
@@ -61,6 +64,8 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(path): \(operation) failed (\(reason))."
         case .migrationsPending(let path, let pending):
             "\(path): \(pending.count) migration(s) pending (\(pending.joined(separator: ", "))); run `sessionstore migrate --db \(path)`."
+        case .fileMovedOrDeleted(let path):
+            "\(path): the file was deleted or replaced while the store was open; nothing more was written. Open it again."
         case .unknownBrowser(let id):
             "No browser \(id) in the session store."
         case .unknownTab(let id):

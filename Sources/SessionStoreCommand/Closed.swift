@@ -42,8 +42,14 @@ extension SessionStore {
         }
 
         func run() throws {
+            let entry = ClosedEntryID(uuidString: id)!
+            // Refuse an unknown entry on a read-only connection: the file stays untouched.
+            let current = try options.openReadOnly()
+            let known = try SQLiteRecentlyClosedRepository(database: current).entries().contains { $0.id == entry }
+            try current.close()
+            guard known else { throw StorageError.unknownClosedEntry(entry.uuidString) }
             let database = try options.openForWriting(create: false)
-            let browser = try SQLiteRecentlyClosedRepository(database: database).restore(ClosedEntryID(uuidString: id)!)
+            let browser = try SQLiteRecentlyClosedRepository(database: database).restore(entry)
             print("Restored \(id.lowercased()) into browser \(browser).")
         }
     }

@@ -23,7 +23,7 @@ enum ExitStatus {
     /// The status for a storage error.
     static func code(for error: StorageError) -> Int32 {
         switch error {
-        case .fileNotFound: noInput
+        case .fileNotFound, .fileMovedOrDeleted: noInput
         case .notARegularFile, .notASessionStore, .corrupt, .migrationChecksumMismatch, .migrationsPending,
             .unknownBrowser, .unknownTab, .unknownClosedEntry, .invalidArchive:
             dataError

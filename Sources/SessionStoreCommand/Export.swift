@@ -22,11 +22,7 @@ extension SessionStore {
                 FileHandle.standardOutput.write(data)
                 return
             }
-            do {
-                try data.write(to: URL(fileURLWithPath: output), options: .atomic)
-            } catch {
-                throw StorageError.readOnly(path: output, reason: "cannot write the export")
-            }
+            try SessionStoreFile.writePrivately(data, toPath: output)
         }
     }
 

@@ -37,8 +37,15 @@ struct StoreOptions: ParsableArguments {
         try SessionDatabase.openReadOnly(atPath: path, configuration: configuration)
     }
 
-    /// Opens the store for writing, migrating it first; creates it only if `create`.
+    /// Opens the store for writing. An existing file is checked read-only first
+    /// (current schema, undamaged), so a refused store is left byte for byte as
+    /// it was; only `migrate` migrates. A missing file is created only if `create`.
     func openForWriting(create: Bool) throws -> SessionDatabase {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
+        // A missing or empty (0-byte) file is a new store for commands that create one.
+        if !create || (size ?? 0) > 0 {
+            try openReadOnly().close()
+        }
         var configuration = configuration
         configuration.createIfMissing = create
         return try SessionDatabase.open(atPath: path, configuration: configuration)

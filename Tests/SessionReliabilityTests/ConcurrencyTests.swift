@@ -123,12 +123,8 @@ import Testing
         #expect(Date().timeIntervalSince(started) >= 0.5)
         #expect(refused.status != 0 && refused.stderrLines.count == 1, "\(refused)")
         #expect(fingerprint(path) == before)
-        // Bug: SchemaMigrator.migrate wraps SQLITE_BUSY as migrationFailed (exit 70, "migration … failed
-        // (database is locked)") instead of StorageError.busy (exit 75, "locked by another process").
-        withKnownIssue("SchemaMigrator.migrate reports a lock as a failed migration (exit 70, not 75)") {
-            #expect(refused.status == 75, "\(refused)")
-            #expect(refused.stderr.contains("locked by another process"), "\(refused)")
-        }
+        #expect(refused.status == 75, "\(refused)")
+        #expect(refused.stderr.contains("locked by another process"), "\(refused)")
         try holder.writeWithoutTransaction { try $0.execute(sql: "ROLLBACK") }
         try holder.close()
         let migrated = try runTool(["migrate", "--db", path], in: directory.path)

@@ -146,11 +146,7 @@ import Testing
             #expect(error is StorageError, "\(error)")
         }
         try? database.close()
-        // Bug: SessionDatabase does not notice that its file was unlinked; the write above is
-        // acknowledged and lost when the store closes.
-        withKnownIssue("a write to a deleted store succeeds silently and is lost") {
-            #expect(failed, "\(outcome)")
-        }
+        #expect(failed, "\(outcome)")
         print("deleted under a running store: \(outcome); path exists afterwards: \(FileManager.default.fileExists(atPath: path))")
         // Nothing half-made appears at the path: either nothing, or a store that checks clean.
         if FileManager.default.fileExists(atPath: path) {
@@ -178,11 +174,7 @@ import Testing
             do { try tabs.insert(in: browser, params: .automatic().activate()) } catch { errors.append("\(error)") }
         }
         do { try database.close() } catch { errors.append("close: \(error)") }
-        // Bug: as for a deleted file, the 20 writes after the rename were acknowledged and went to
-        // the unlinked old file.
-        withKnownIssue("writes to a store replaced under it succeed silently and are lost") {
-            #expect(!errors.isEmpty)
-        }
+        #expect(errors.count == 20 && errors.allSatisfy { $0.contains("deleted or replaced") }, "\(errors)")
         print("replaced under a running store: \(errors.isEmpty ? "the running store kept writing its old (unlinked) file" : errors.joined(separator: "; "))")
         #expect(try SessionStoreFile.check(atPath: path).isEmpty)
         let reopened = try SessionDatabase.openReadOnly(atPath: path)

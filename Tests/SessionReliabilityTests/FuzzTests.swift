@@ -171,10 +171,6 @@ import Testing
             #expect(fileBytes("\(fuzzed)/\(index).sqlite") == bytes, "file \(index): a read-only entry point wrote to it")
         }
         print("fuzz: \(Self.databases) mutated database files: \(outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")); crashes: \(crashes.count) \(crashes); writes: 0")
-        // Bug: storage reads rows with GRDB's non-optional subscripts (ArchiveRows.export,
-        // StoreChecker, WebStateListRows …), which trap on a NULL or mistyped value in a damaged file.
-        withKnownIssue("a damaged file can crash the read-only entry points (GRDB non-optional Row decoding)", isIntermittent: true) {
-            #expect(crashes.isEmpty, "crashed on files \(crashes)")
-        }
+        #expect(crashes.isEmpty, "crashed on files \(crashes)")
     }
 }

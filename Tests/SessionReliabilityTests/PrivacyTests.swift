@@ -39,10 +39,7 @@ import Testing
         let output = directory.file("export.json")
         let result = try runTool(["export", "--db", path, "--output", output], in: directory.path)
         #expect(result.status == 0, "\(result)")
-        // Bug: Export.run writes with Data.write(options: .atomic), which follows the umask (0644 here).
-        withKnownIssue("export --output creates its file with the umask's mode, not 0600") {
-            #expect(mode(output) == 0o600, "export: \(String(mode(output) ?? 0, radix: 8))")
-        }
+        #expect(mode(output) == 0o600, "export: \(String(mode(output) ?? 0, radix: 8))")
     }
 
     @Test func clearingBrowsingData_reachesClosedTabs_andLeavesNoTraceAfterCheckpoint() throws {

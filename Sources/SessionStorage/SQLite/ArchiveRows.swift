@@ -12,7 +12,7 @@ enum ArchiveRows {
             SELECT id, created_at, last_active_at, active_tab_id, closed_entry_id FROM browsers ORDER BY created_at, id
             """)
         for row in browserRows {
-            guard let id = BrowserID(uuidString: row["id"]) else { continue }
+            guard let id = BrowserID(uuidString: try row.decode(forColumn: "id")) else { continue }
             let list = try WebStateListRows.load(db, browser: id, includingClosed: true).list
             let tabs = try list.webStates.enumerated().map { index, webState in
                 var tab = try self.tab(db, id: webState.id, pinned: list.isPinned(at: index))
@@ -21,9 +21,9 @@ enum ArchiveRows {
                 return tab
             }
             browsers.append(SessionArchive.Browser(
-                id: id, createdAt: row["created_at"], lastActiveAt: row["last_active_at"],
+                id: id, createdAt: try row.decode(forColumn: "created_at"), lastActiveAt: try row.decode(forColumn: "last_active_at"),
                 activeTab: list.activeWebState?.id,
-                closedEntry: (row["closed_entry_id"] as String?).flatMap(ClosedEntryID.init(uuidString:)),
+                closedEntry: (try row.decode(forColumn: "closed_entry_id") as String?).flatMap(ClosedEntryID.init(uuidString:)),
                 groups: list.orderedGroups.map {
                     SessionArchive.Group(id: $0.id, title: $0.visualData.title, color: $0.visualData.color,
                                          collapsed: $0.visualData.isCollapsed)
@@ -56,8 +56,8 @@ enum ArchiveRows {
         let engineState = try Data.fetchOne(
             db.cachedStatement(sql: "SELECT data FROM tab_engine_states WHERE tab_id = ?"), arguments: [id.uuidString])
         return SessionArchive.Tab(
-            id: id, pinned: pinned, group: nil, opener: nil, createdAt: row["created_at"],
-            lastActiveAt: row["last_active_at"],
+            id: id, pinned: pinned, group: nil, opener: nil, createdAt: try row.decode(forColumn: "created_at"),
+            lastActiveAt: try row.decode(forColumn: "last_active_at"),
             history: SessionArchive.History(
                 currentIndex: history.currentIndex, entries: history.items.map(SessionArchive.Entry.init)),
             engineState: engineState)

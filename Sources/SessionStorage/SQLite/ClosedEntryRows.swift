@@ -108,16 +108,16 @@ enum ClosedEntryRows {
     }
 
     private static func entry(_ db: Database, row: Row) throws -> RecentlyClosedEntry? {
-        guard let id = ClosedEntryID(uuidString: row["id"]),
-              let kind = RecentlyClosedEntry.Kind(rawValue: row["kind"])
+        guard let id = ClosedEntryID(uuidString: try row.decode(forColumn: "id")),
+              let kind = RecentlyClosedEntry.Kind(rawValue: try row.decode(forColumn: "kind"))
         else { return nil }
-        let browser = (row["browser_id"] as String?).flatMap(BrowserID.init(uuidString:))
+        let browser = (try row.decode(forColumn: "browser_id") as String?).flatMap(BrowserID.init(uuidString:))
         var group: TabGroup?
-        if let groupID = (row["group_id"] as String?).flatMap(TabGroupID.init(uuidString:)) {
+        if let groupID = (try row.decode(forColumn: "group_id") as String?).flatMap(TabGroupID.init(uuidString:)) {
             group = TabGroup(id: groupID, visualData: TabGroupVisualData(
-                title: row["group_title"] ?? "",
-                color: (row["group_color"] as String?).flatMap(TabGroupColor.init(rawValue:)) ?? .grey,
-                isCollapsed: row["group_collapsed"] ?? false))
+                title: try row.decode(forColumn: "group_title") ?? "",
+                color: (try row.decode(forColumn: "group_color") as String?).flatMap(TabGroupColor.init(rawValue:)) ?? .grey,
+                isCollapsed: try row.decode(forColumn: "group_collapsed") ?? false))
         }
         // A window's tabs still belong to its browser; a tab's or group's to the entry.
         let tabs = try Row.fetchAll(db, sql: """
@@ -127,17 +127,17 @@ enum ClosedEntryRows {
             WHERE (? = 'window' AND t.browser_id = ?) OR t.closed_entry_id = ?
             ORDER BY t.sort_key
             """, arguments: [kind.rawValue, browser?.uuidString, id.uuidString]).compactMap { tab -> RecentlyClosedEntry.Tab? in
-            guard let tabID = WebStateID(uuidString: tab["id"]) else { return nil }
-            let url: String? = tab["url"]
+            guard let tabID = WebStateID(uuidString: try tab.decode(forColumn: "id")) else { return nil }
+            let url: String? = try tab.decode(forColumn: "url")
             return RecentlyClosedEntry.Tab(
                 id: tabID,
-                page: url.map {
-                    PageSummary(title: tab["title"], url: $0, virtualURL: tab["virtual_url"], faviconURL: tab["favicon_url"])
+                page: try url.map {
+                    PageSummary(title: try tab.decode(forColumn: "title"), url: $0, virtualURL: try tab.decode(forColumn: "virtual_url"), faviconURL: try tab.decode(forColumn: "favicon_url"))
                 },
-                wasPinned: tab["is_pinned"])
+                wasPinned: try tab.decode(forColumn: "is_pinned"))
         }
         return RecentlyClosedEntry(
-            id: id, kind: kind, closedAt: row["closed_at"], browser: browser, tabIndex: row["tab_index"],
+            id: id, kind: kind, closedAt: try row.decode(forColumn: "closed_at"), browser: browser, tabIndex: try row.decode(forColumn: "tab_index"),
             group: group, tabs: tabs)
     }
 }

@@ -55,11 +55,54 @@ enum DatabaseFile {
     }
 }
 
+/// Which file a path names: its device and inode.
+struct FileIdentity: Equatable, Sendable {
+    var device: UInt64
+    var inode: UInt64
+
+    /// The identity of the file at `path`, or `nil` if there is none.
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+    }
+}
+
+extension SessionStoreFile {
+    /// Writes `data` to `path` atomically, readable and writable by its owner
+    /// only (mode 0600, whatever the umask): exports hold browsing history.
+    ///
+    /// - Throws: ``StorageError/readOnly(path:reason:)`` when it cannot be written.
+    public static func writePrivately(_ data: Data, toPath path: String) throws {
+        let temporary = "\(path).\(UUID().uuidString.prefix(8)).tmp"
+        let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw StorageError.readOnly(path: path, reason: String(cString: strerror(errno)))
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        do {
+            try handle.write(contentsOf: data)
+            try handle.synchronize()
+            try handle.close()
+            guard rename(temporary, path) == 0 else { throw StorageError.readOnly(path: path, reason: String(cString: strerror(errno))) }
+        } catch {
+            unlink(temporary)
+            throw (error as? StorageError) ?? StorageError.readOnly(path: path, reason: "\(error)")
+        }
+    }
+}
+
 extension StorageError {
     /// Translates a GRDB error into the storage error a caller can act on.
     init(_ error: any Error, path: String, operation: String) {
         if let error = error as? StorageError {
             self = error
+            return
+        }
+        if error is RowDecodingError {
+            // A value of the wrong type or shape where the schema allows only one: damage.
+            self = .corrupt(path: path, reason: "a stored value cannot be read")
             return
         }
         guard let error = error as? DatabaseError else {

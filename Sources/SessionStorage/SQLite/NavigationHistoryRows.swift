@@ -28,7 +28,7 @@ enum NavigationHistoryRows {
             db.cachedStatement(sql: "SELECT browser_id, current_entry_index, history_start FROM tabs WHERE id = ?"),
             arguments: [tab.uuidString])
         else { throw StorageError.unknownTab(tab.uuidString) }
-        let start: Int64 = row["history_start"]
+        let start: Int64 = try row.decode(forColumn: "history_start")
         var items: [NavigationItem] = []
         var rowIDs: [Int64] = []
         let rows = try Row.fetchCursor(db.cachedStatement(sql: """
@@ -38,20 +38,20 @@ enum NavigationHistoryRows {
             WHERE e.tab_id = ? ORDER BY e.sequence
             """), arguments: [tab.uuidString])
         while let row = try rows.next() {
-            rowIDs.append(row["id"])
+            rowIDs.append(try row.decode(forColumn: "id"))
             items.append(NavigationItem(
-                url: row["url"], virtualURL: row["virtual_url"], title: row["title"],
-                referrerURL: row["referrer_url"],
-                referrerPolicy: ReferrerPolicy(rawValue: row["referrer_policy"]) ?? .default,
-                transition: NavigationTransition(rawValue: row["transition_type"]) ?? .link,
-                timestamp: row["timestamp"], httpStatus: row["http_status"], isPost: row["is_post"],
-                faviconURL: row["favicon_url"],
-                userAgentType: UserAgentType(rawValue: row["user_agent_type"]) ?? .automatic,
-                pageState: row["page_state"]))
+                url: try row.decode(forColumn: "url"), virtualURL: try row.decode(forColumn: "virtual_url"), title: try row.decode(forColumn: "title"),
+                referrerURL: try row.decode(forColumn: "referrer_url"),
+                referrerPolicy: ReferrerPolicy(rawValue: try row.decode(forColumn: "referrer_policy")) ?? .default,
+                transition: NavigationTransition(rawValue: try row.decode(forColumn: "transition_type")) ?? .link,
+                timestamp: try row.decode(forColumn: "timestamp"), httpStatus: try row.decode(forColumn: "http_status"), isPost: try row.decode(forColumn: "is_post"),
+                faviconURL: try row.decode(forColumn: "favicon_url"),
+                userAgentType: UserAgentType(rawValue: try row.decode(forColumn: "user_agent_type")) ?? .automatic,
+                pageState: try row.decode(forColumn: "page_state")))
         }
         do {
-            let history = try NavigationHistory(items: items, currentIndex: row["current_entry_index"])
-            let browserText: String? = row["browser_id"]
+            let history = try NavigationHistory(items: items, currentIndex: try row.decode(forColumn: "current_entry_index"))
+            let browserText: String? = try row.decode(forColumn: "browser_id")
             return Stored(
                 tab: tab, browser: browserText.flatMap(BrowserID.init(uuidString:)), history: history, start: start,
                 rowIDs: rowIDs)

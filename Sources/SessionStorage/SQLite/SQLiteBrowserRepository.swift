@@ -76,23 +76,23 @@ public final class SQLiteBrowserRepository: BrowserRepository {
             WHERE b.closed_entry_id IS NULL
             ORDER BY b.last_active_at DESC, b.created_at DESC, b.id
             """).compactMap { row in
-            guard let id = BrowserID(uuidString: row["id"]) else { return nil }
-            let url: String? = row["url"]
+            guard let id = BrowserID(uuidString: try row.decode(forColumn: "id")) else { return nil }
+            let url: String? = try row.decode(forColumn: "url")
             return BrowserSummary(
-                browser: Browser(id: id, createdAt: row["created_at"], lastActiveAt: row["last_active_at"],
+                browser: Browser(id: id, createdAt: try row.decode(forColumn: "created_at"), lastActiveAt: try row.decode(forColumn: "last_active_at"),
                                  isOffTheRecord: offTheRecord),
-                tabCount: row["tab_count"],
-                activeTab: (row["active_tab_id"] as String?).flatMap(WebStateID.init(uuidString:)),
-                activePage: url.map {
-                    PageSummary(title: row["title"], url: $0, virtualURL: row["virtual_url"], faviconURL: row["favicon_url"])
+                tabCount: try row.decode(forColumn: "tab_count"),
+                activeTab: (try row.decode(forColumn: "active_tab_id") as String?).flatMap(WebStateID.init(uuidString:)),
+                activePage: try url.map {
+                    PageSummary(title: try row.decode(forColumn: "title"), url: $0, virtualURL: try row.decode(forColumn: "virtual_url"), faviconURL: try row.decode(forColumn: "favicon_url"))
                 })
         }
     }
 
-    private func browser(from row: Row) -> Browser? {
-        guard let id = BrowserID(uuidString: row["id"]) else { return nil }
+    private func browser(from row: Row) throws -> Browser? {
+        guard let id = BrowserID(uuidString: try row.decode(forColumn: "id")) else { return nil }
         return Browser(
-            id: id, createdAt: row["created_at"], lastActiveAt: row["last_active_at"],
+            id: id, createdAt: try row.decode(forColumn: "created_at"), lastActiveAt: try row.decode(forColumn: "last_active_at"),
             isOffTheRecord: database.isOffTheRecord)
     }
 }

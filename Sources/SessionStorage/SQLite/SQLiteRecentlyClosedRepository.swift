@@ -111,7 +111,7 @@ public final class SQLiteRecentlyClosedRepository: RecentlyClosedRepository {
             arguments: [id.uuidString])
         else { throw StorageError.unknownTab(id.uuidString) }
         return WebState(
-            id: id, navigationIndex: row["current_entry_index"], createdAt: row["created_at"],
-            lastActiveAt: row["last_active_at"])
+            id: id, navigationIndex: try row.decode(forColumn: "current_entry_index"), createdAt: try row.decode(forColumn: "created_at"),
+            lastActiveAt: try row.decode(forColumn: "last_active_at"))
     }
 }

@@ -82,7 +82,7 @@ struct SchemaMigrator: Sendable {
         var checksums: [String: SchemaStatus.AppliedMigration] = [:]
         for row in recorded {
             let migration = SchemaStatus.AppliedMigration(
-                identifier: row["identifier"], checksum: row["checksum"], appliedAt: row["applied_at"])
+                identifier: try row.decode(forColumn: "identifier"), checksum: try row.decode(forColumn: "checksum"), appliedAt: try row.decode(forColumn: "applied_at"))
             checksums[migration.identifier] = migration
         }
         var applied: [SchemaStatus.AppliedMigration] = []
@@ -115,6 +115,9 @@ struct SchemaMigrator: Sendable {
             do {
                 try migrator.migrate(writer, upTo: identifier)
             } catch let error as DatabaseError {
+                if [.SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode.primaryResultCode) {
+                    throw StorageError.busy(path: path)
+                }
                 throw StorageError.migrationFailed(
                     path: path, identifier: identifier, reason: error.message ?? "\(error.resultCode)")
             }

@@ -9,6 +9,8 @@ extension SessionDatabase {
             return try writer.read(body)
         } catch let error as DatabaseError {
             throw StorageError(error, path: path ?? ":memory:", operation: "reading")
+        } catch let error as RowDecodingError {
+            throw StorageError(error, path: path ?? ":memory:", operation: "reading")
         }
     }
 
@@ -21,12 +23,18 @@ extension SessionDatabase {
             return try writer.writeWithoutTransaction { db in
                 var result: T?
                 try db.inTransaction(.immediate) {
+                    // With the write lock held: is the path still the file this store opened?
+                    if let opened = fileIdentity, let path, FileIdentity(path: path) != opened {
+                        throw StorageError.fileMovedOrDeleted(path: path)
+                    }
                     result = try ReentrancyGuard.mutating { try body(db) }
                     return .commit
                 }
                 return result!
             }
         } catch let error as DatabaseError {
+            throw StorageError(error, path: path ?? ":memory:", operation: "writing")
+        } catch let error as RowDecodingError {
             throw StorageError(error, path: path ?? ":memory:", operation: "writing")
         }
     }

@@ -63,11 +63,14 @@ public final class SessionDatabase: Sendable {
     let externalChanges: ExternalChangeMonitor?
     /// The browsers' tab lists as last read or written, shared by this store's repositories.
     let lists = WebStateListCache()
+    /// The file's device and inode when it was opened, to notice it being deleted or replaced.
+    let fileIdentity: FileIdentity?
 
     private init(path: String?, writer: any DatabaseWriter, configuration: Configuration = Configuration()) {
         self.path = path
         self.writer = writer
         self.configuration = configuration
+        fileIdentity = path.flatMap(FileIdentity.init(path:))
         externalChanges = path.map {
             ExternalChangeMonitor(path: $0, configuration: configuration.grdb(readonly: true))
         }
@@ -136,6 +139,9 @@ public final class SessionDatabase: Sendable {
 
     /// Opens the store at `path` for reading only: nothing is created, migrated or written.
     ///
+    /// The file's structure is checked first (`PRAGMA quick_check`, which reads
+    /// every page), so a damaged file is refused here rather than in the middle of a read.
+    ///
     /// Mutations through its repositories fail with ``StorageError/readOnly(path:reason:)``.
     ///
     /// - Throws: ``StorageError`` — `fileNotFound`, `notARegularFile`, `notASessionStore`,
@@ -148,6 +154,11 @@ public final class SessionDatabase: Sendable {
             try queue.read { db in
                 let status = try SchemaMigrator().status(db, path: path)
                 if !status.isCurrent { throw StorageError.migrationsPending(path: path, pending: status.pending) }
+                // A damaged page would otherwise surface later, in the middle of a read.
+                let problems = try String.fetchAll(db, sql: "PRAGMA quick_check")
+                if problems != ["ok"] {
+                    throw StorageError.corrupt(path: path, reason: problems.first ?? "quick_check failed")
+                }
             }
         } catch {
             throw StorageError(error, path: path, operation: "opening the database")

@@ -44,8 +44,10 @@ struct StoreChecker {
     let db: Database
 
     func problems() throws -> [Problem] {
-        var problems = try integrity()
-        problems += try foreignKeys()
+        let integrity = try integrity()
+        // Rows of a damaged file cannot be trusted to decode: report the damage alone.
+        guard integrity.isEmpty else { return integrity }
+        var problems = try foreignKeys()
         problems += try tabLists()
         problems += try histories()
         return problems
@@ -59,9 +61,9 @@ struct StoreChecker {
 
     private func foreignKeys() throws -> [Problem] {
         try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").map { row in
-            let table: String = row[0]
-            let rowID: Int64? = row[1]
-            let parent: String = row[2]
+            let table: String = try row.decode(atIndex: 0)
+            let rowID: Int64? = try row.decode(atIndex: 1)
+            let parent: String = try row.decode(atIndex: 2)
             return Problem(
                 check: "foreign_key", location: "\(table) row \(rowID.map(String.init) ?? "?")",
                 message: "refers to a missing row of \(parent).")
@@ -73,8 +75,8 @@ struct StoreChecker {
         var problems: [Problem] = []
         let browsers = try Row.fetchAll(db, sql: "SELECT id, active_tab_id FROM browsers ORDER BY id")
         for browser in browsers {
-            let browserID: String = browser["id"]
-            let activeTabID: String? = browser["active_tab_id"]
+            let browserID: String = try browser.decode(forColumn: "id")
+            let activeTabID: String? = try browser.decode(forColumn: "active_tab_id")
             let location = "browser \(browserID)"
             let rows = try Row.fetchAll(db, sql: """
                 SELECT t.id, t.is_pinned, t.group_id, o.opener_tab_id
@@ -86,9 +88,9 @@ struct StoreChecker {
             var entries: [WebStateListEntry] = []
             var malformed = false
             for row in rows {
-                let text: String = row["id"]
-                let groupText: String? = row["group_id"]
-                let openerText: String? = row["opener_tab_id"]
+                let text: String = try row.decode(forColumn: "id")
+                let groupText: String? = try row.decode(forColumn: "group_id")
+                let openerText: String? = try row.decode(forColumn: "opener_tab_id")
                 guard let id = WebStateID(uuidString: text),
                       groupText.map({ TabGroupID(uuidString: $0) != nil }) ?? true,
                       openerText.map({ WebStateID(uuidString: $0) != nil }) ?? true
@@ -99,7 +101,7 @@ struct StoreChecker {
                     continue
                 }
                 entries.append(WebStateListEntry(
-                    id: id, isPinned: row["is_pinned"],
+                    id: id, isPinned: try row.decode(forColumn: "is_pinned"),
                     groupID: groupText.flatMap(TabGroupID.init(uuidString:)),
                     openerID: openerText.flatMap(WebStateID.init(uuidString:))))
             }
@@ -136,12 +138,12 @@ struct StoreChecker {
                                          OR max(e.sequence) <> t.history_start + count(e.id) - 1))
             ORDER BY t.id
             """)
-        return rows.map { row in
-            let id: String = row["id"]
-            let current: Int? = row["current"]
-            let count: Int = row["count"]
-            let first: Int? = row["first"]
-            let last: Int? = row["last"]
+        return try rows.map { row in
+            let id: String = try row.decode(forColumn: "id")
+            let current: Int? = try row.decode(forColumn: "current")
+            let count: Int = try row.decode(forColumn: "count")
+            let first: Int? = try row.decode(forColumn: "first")
+            let last: Int? = try row.decode(forColumn: "last")
             let message: String
             if count > 0, first != 0 || last != count - 1 {
                 message = "its \(count) history entries are not numbered 0 to \(count - 1)."

@@ -106,11 +106,18 @@ final class SnapshotObserver<Value: Sendable & Equatable>: StoreObservation {
                 return true
             }
             guard proceed else { return }
-            deliver(Result { try database.writer.read(fetch) })
+            deliver(Result {
+                do {
+                    return try database.writer.read(fetch)
+                } catch {
+                    throw StorageError(error, path: database.path ?? ":memory:", operation: "reading")
+                }
+            })
         }
     }
 
     private func fail(_ error: any Error) {
+        let error = StorageError(error, path: database.path ?? ":memory:", operation: "observing")
         queue.async { [weak self] in self?.deliver(.failure(error)) }
     }
 

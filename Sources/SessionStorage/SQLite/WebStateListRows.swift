@@ -25,19 +25,19 @@ enum WebStateListRows {
             db, sql: "SELECT revision, active_tab_id FROM browsers WHERE id = ? AND (closed_entry_id IS NULL OR ?)",
             arguments: [browser.uuidString, includingClosed])
         else { throw StorageError.unknownBrowser(browser.uuidString) }
-        let revision: Int64 = row["revision"]
-        let activeTabID: String? = row["active_tab_id"]
+        let revision: Int64 = try row.decode(forColumn: "revision")
+        let activeTabID: String? = try row.decode(forColumn: "active_tab_id")
 
         let groups = try Row.fetchAll(
             db, sql: "SELECT id, title, color, is_collapsed FROM tab_groups WHERE browser_id = ?",
             arguments: [browser.uuidString]
         ).map { row in
             TabGroup(
-                id: try identifier(row["id"], TabGroupID.init(uuidString:)),
+                id: try identifier(try row.decode(forColumn: "id"), TabGroupID.init(uuidString:)),
                 visualData: TabGroupVisualData(
-                    title: row["title"],
-                    color: TabGroupColor(rawValue: row["color"]) ?? .grey,
-                    isCollapsed: row["is_collapsed"]))
+                    title: try row.decode(forColumn: "title"),
+                    color: TabGroupColor(rawValue: try row.decode(forColumn: "color")) ?? .grey,
+                    isCollapsed: try row.decode(forColumn: "is_collapsed")))
         }
 
         var webStates: [WebState] = []
@@ -53,20 +53,20 @@ enum WebStateListRows {
             ORDER BY t.sort_key
             """, arguments: [browser.uuidString])
         while let row = try rows.next() {
-            let id = try identifier(row["id"], WebStateID.init(uuidString:))
-            let openerText: String? = row["opener_tab_id"]
+            let id = try identifier(try row.decode(forColumn: "id"), WebStateID.init(uuidString:))
+            let openerText: String? = try row.decode(forColumn: "opener_tab_id")
             let opener = try openerText.map {
                 WebStateOpener(
                     openerID: try identifier($0, WebStateID.init(uuidString:)),
-                    navigationIndex: row["opener_navigation_index"])
+                    navigationIndex: try row.decode(forColumn: "opener_navigation_index"))
             }
-            if row["is_pinned"] as Bool { pinnedCount += 1 }
+            if try row.decode(forColumn: "is_pinned") as Bool { pinnedCount += 1 }
             if id.uuidString == activeTabID { activeIndex = webStates.count }
-            keys[id] = row["sort_key"]
+            keys[id] = try row.decode(forColumn: "sort_key")
             webStates.append(WebState(
-                id: id, opener: opener, navigationIndex: row["current_entry_index"],
-                createdAt: row["created_at"], lastActiveAt: row["last_active_at"]))
-            let groupText: String? = row["group_id"]
+                id: id, opener: opener, navigationIndex: try row.decode(forColumn: "current_entry_index"),
+                createdAt: try row.decode(forColumn: "created_at"), lastActiveAt: try row.decode(forColumn: "last_active_at")))
+            let groupText: String? = try row.decode(forColumn: "group_id")
             groupIDs.append(try groupText.map { try identifier($0, TabGroupID.init(uuidString:)) })
         }
         do {
@@ -90,9 +90,9 @@ enum WebStateListRows {
             WHERE t.browser_id = ?
             """, arguments: [browser.uuidString])
         while let row = try rows.next() {
-            guard let id = WebStateID(uuidString: row["id"]) else { continue }
+            guard let id = WebStateID(uuidString: try row.decode(forColumn: "id")) else { continue }
             pages[id] = PageSummary(
-                title: row["title"], url: row["url"], virtualURL: row["virtual_url"], faviconURL: row["favicon_url"])
+                title: try row.decode(forColumn: "title"), url: try row.decode(forColumn: "url"), virtualURL: try row.decode(forColumn: "virtual_url"), faviconURL: try row.decode(forColumn: "favicon_url"))
         }
         return pages
     }
@@ -207,8 +207,8 @@ enum WebStateListRows {
                 arguments: [id.uuidString]
             ).map { row in
                 WebStateOpener(
-                    openerID: WebStateID(uuidString: row["opener_tab_id"]) ?? WebStateID(),
-                    navigationIndex: row["opener_navigation_index"])
+                    openerID: WebStateID(uuidString: try row.decode(forColumn: "opener_tab_id")) ?? WebStateID(),
+                    navigationIndex: try row.decode(forColumn: "opener_navigation_index"))
             }
             if previous != webState.opener {
                 if previous != nil {
