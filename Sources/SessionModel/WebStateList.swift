@@ -58,6 +58,13 @@ public struct WebStateList: Hashable, Sendable {
     /// ``takeRecordedChanges()``; not part of the list's value (see ``==(_:_:)``).
     var recordedChange = WebStateListChange()
 
+    /// Identifies this list's line of mutations: every list made by an
+    /// initializer gets a new one, and mutations keep it. A caller that hands a
+    /// list to code that may replace it wholesale (`list = other`) compares it
+    /// before and after to know whether ``takeRecordedChanges()`` tells the whole
+    /// story or a diff is needed. Not part of the list's value.
+    public private(set) var lineage = UInt64.random(in: .min ... .max)
+
     /// Creates an empty list.
     public init() {
         webStates = []
@@ -122,7 +129,7 @@ public struct WebStateList: Hashable, Sendable {
 
     /// Whether two lists have the same tabs, pinned count, groups and active index.
     ///
-    /// What the lists recorded for ``takeRecordedChanges()`` does not count.
+    /// What the lists recorded for ``takeRecordedChanges()``, and their ``lineage``, do not count.
     public static func == (lhs: WebStateList, rhs: WebStateList) -> Bool {
         lhs.webStates == rhs.webStates && lhs.pinnedCount == rhs.pinnedCount && lhs.groupIDs == rhs.groupIDs
             && lhs.groups == rhs.groups && lhs.activeIndex == rhs.activeIndex

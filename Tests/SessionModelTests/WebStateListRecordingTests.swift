@@ -213,3 +213,18 @@ import Testing
         #expect(change.updated.isEmpty && !change.activeChanged)
     }
 }
+
+@Suite struct WebStateListLineageTests {
+    @Test func lineage_keptByMutations_newForEveryInitializedList() throws {
+        var list = WebStateList()
+        let lineage = list.lineage
+        try list.insert(WebState(), params: .automatic().activate())
+        try list.activate(at: nil)
+        #expect(list.lineage == lineage)
+        let copy = list
+        #expect(copy.lineage == lineage)
+        list = WebStateList()
+        #expect(list.lineage != lineage)
+        #expect(try WebStateList(webStates: [], pinnedCount: 0, groupIDs: [], groups: [], activeIndex: nil).lineage != lineage)
+    }
+}

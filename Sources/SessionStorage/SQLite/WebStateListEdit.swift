@@ -8,8 +8,8 @@ import SessionModel
 /// The list is moved out of `stored` before `body` runs, so its arrays are
 /// uniquely referenced and change in place; what changed comes from the list's
 /// own recording (`WebStateList.takeRecordedChanges()`), never from diffing
-/// the whole list. Only a closure that replaced the list wholesale records
-/// nothing; that case is caught and diffed against the database.
+/// the whole list. A closure that replaced the list wholesale (its `lineage`
+/// changed) is caught and diffed against the database.
 enum WebStateListEdit {
     /// Runs `body` on the list and returns its result, the new list and the change to write.
     ///
@@ -23,13 +23,14 @@ enum WebStateListEdit {
         var list = stored.list
         stored.list = WebStateList()
         _ = list.takeRecordedChanges()
+        let lineage = list.lineage
         let result = try body(&list)
         var change = list.takeRecordedChanges()
-        if change.isEmpty {
-            // Nothing recorded: a no-op, or a list assigned wholesale. Compare with the database.
+        if list.lineage != lineage {
+            // The list was assigned wholesale: its recording is not this edit's. Diff with the database.
             let current = try WebStateListRows.load(db, browser: browser)
             change = .between(current.list, list)
-            if !change.isEmpty { stored = current }
+            stored = current
         }
         try stamp(&list, change: change)
         if ownsNewTabs { try keepHistoryIndexes(db, &list, change: change) }
