@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import SessionModel
-import Synchronization
 
 /// The SQLite implementation of ``WebStateListRepository``.
 ///
@@ -19,8 +18,7 @@ public final class SQLiteWebStateListRepository: WebStateListRepository {
     }
 
     public func webStateList(in browser: BrowserID) throws -> WebStateList {
-        try ReentrancyGuard.check()
-        return try database.read { db in try self.cache.current(db, browser: browser).list }
+        try database.read { db in try self.cache.current(db, browser: browser).list }
     }
 
     @discardableResult

@@ -56,16 +56,6 @@ final class WebStateListCache: Sendable {
         })
     }
 
-    /// Forgets a browser (closed, deleted, or replaced wholesale).
-    func forget(_ browser: BrowserID) {
-        entries.withLock { _ = $0.removeValue(forKey: browser) }
-    }
-
-    /// Forgets every browser.
-    func forgetAll() {
-        entries.withLock { $0.removeAll() }
-    }
-
     private func revision(_ db: Database, browser: BrowserID) throws -> Int64 {
         guard let revision = try WebStateListRows.revision(db, browser: browser) else {
             throw StorageError.unknownBrowser(browser.uuidString)
