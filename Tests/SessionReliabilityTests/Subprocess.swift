@@ -1,20 +1,7 @@
 import Foundation
 import SessionTestSupport
 
-/// Locates the binaries SwiftPM built beside the test bundle (the approach of
-/// SessionStoreCommandTests/SessionStoreBinary.swift).
-enum BuiltBinary {
-    static func path(_ name: String) -> String {
-        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for directory in [beside, beside.deletingLastPathComponent()] {
-            let candidate = directory.appendingPathComponent(name).path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        let packageRoot = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return packageRoot.appendingPathComponent(".build/debug/\(name)").path
-    }
-
+extension BuiltBinary {
     static let sessionstore = path("sessionstore")
     static let crashWriter = path("sessionstore-crash-writer")
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SessionTestSupport
 
 /// Runs the built `sessionstore` binary and captures what it prints.
 struct SessionStoreBinary {
@@ -11,16 +12,7 @@ struct SessionStoreBinary {
     }
 
     /// The binary SwiftPM built beside the test bundle.
-    static let builtPath: String = {
-        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for directory in [beside, beside.deletingLastPathComponent()] {
-            let candidate = directory.appendingPathComponent("sessionstore").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        let packageRoot = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return packageRoot.appendingPathComponent(".build/debug/sessionstore").path
-    }()
+    static let builtPath = BuiltBinary.path("sessionstore")
 
     var path = SessionStoreBinary.builtPath
 
