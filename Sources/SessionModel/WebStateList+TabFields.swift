@@ -16,10 +16,7 @@ extension WebStateList {
     /// - Throws: ``WebStateListError/indexOutOfRange(index:count:)`` if `index` designates no tab.
     @discardableResult
     public mutating func setNavigationIndex(_ navigationIndex: Int?, forTabAt index: Int) throws -> WebStateListChange {
-        try checkIndex(index)
-        guard webStates[index].navigationIndex != navigationIndex else { return WebStateListChange() }
-        webStates[index].navigationIndex = navigationIndex
-        return record(WebStateListChange(updated: [webStates[index].id]))
+        try set(\.navigationIndex, to: navigationIndex, forTabAt: index)
     }
 
     /// Records when the tab at `index` was last active.
@@ -31,10 +28,7 @@ extension WebStateList {
     /// - Throws: ``WebStateListError/indexOutOfRange(index:count:)`` if `index` designates no tab.
     @discardableResult
     public mutating func setLastActiveAt(_ date: Date, forTabAt index: Int) throws -> WebStateListChange {
-        try checkIndex(index)
-        guard webStates[index].lastActiveAt != date else { return WebStateListChange() }
-        webStates[index].lastActiveAt = date
-        return record(WebStateListChange(updated: [webStates[index].id]))
+        try set(\.lastActiveAt, to: date, forTabAt: index)
     }
 
     /// Records when the tab at `index` was created (a store sets it to the
@@ -44,9 +38,16 @@ extension WebStateList {
     /// - Throws: ``WebStateListError/indexOutOfRange(index:count:)`` if `index` designates no tab.
     @discardableResult
     public mutating func setCreatedAt(_ date: Date, forTabAt index: Int) throws -> WebStateListChange {
+        try set(\.createdAt, to: date, forTabAt: index)
+    }
+
+    /// Sets one field of the tab at `index`, recording the tab as updated if the value changed.
+    private mutating func set<Value: Equatable>(
+        _ field: WritableKeyPath<WebState, Value>, to value: Value, forTabAt index: Int
+    ) throws -> WebStateListChange {
         try checkIndex(index)
-        guard webStates[index].createdAt != date else { return WebStateListChange() }
-        webStates[index].createdAt = date
+        guard webStates[index][keyPath: field] != value else { return WebStateListChange() }
+        webStates[index][keyPath: field] = value
         return record(WebStateListChange(updated: [webStates[index].id]))
     }
 }

@@ -107,11 +107,11 @@ public struct CrashWorkload: Sendable {
         switch roll {
         case 0..<48:
             // Tab-list mutations; more removals once the lists are long.
-            let operation = Self.listOperation(for: list, crowded: total > 24, using: &rng)
+            let operation = RandomWebStateListOperation.random(for: list, crowded: total > 24, using: &rng)
             return try refusing(operation.description) { try tabs.update(browser) { try operation(&$0) } }
         case 48..<52:
-            let first = Self.listOperation(for: list, crowded: total > 24, using: &rng)
-            let second = Self.listOperation(for: list, crowded: total > 24, using: &rng)
+            let first = RandomWebStateListOperation.random(for: list, crowded: total > 24, using: &rng)
+            let second = RandomWebStateListOperation.random(for: list, crowded: total > 24, using: &rng)
             return try refusing("batch[\(first), \(second)]") {
                 try tabs.update(browser) { list in
                     try first(&list)
@@ -181,100 +181,4 @@ public struct CrashWorkload: Sendable {
             + "\(entry.browser.map(\.uuidString) ?? "-") \(entry.tabIndex.map(String.init) ?? "-")"
     }
 
-    // MARK: - Tab-list operations
-
-    /// One tab-list mutation, applied to a `WebStateList` inside a repository's `update`.
-    struct ListOperation: CustomStringConvertible {
-        let description: String
-        let apply: (inout WebStateList) throws -> Void
-        func callAsFunction(_ list: inout WebStateList) throws { try apply(&list) }
-    }
-
-    static func listOperation(
-        for list: WebStateList, crowded: Bool, using rng: inout SplitMix64
-    ) -> ListOperation {
-        let count = list.count
-        func index() -> Int { Int.random(in: 0...max(0, count), using: &rng) }
-        func indexes() -> [Int] {
-            (0..<Int.random(in: 1...3, using: &rng)).map { _ in Int.random(in: 0..<max(1, count), using: &rng) }
-        }
-        let group = list.orderedGroups.map(\.id).randomElement(using: &rng)
-        var roll = Int.random(in: 0..<100, using: &rng)
-        if crowded, roll < 30 { roll += 40 }  // inserts become removals
-        switch roll {
-        case 0..<30:
-            let webState = WebState(id: WebStateID(rawValue: uuid(using: &rng)), createdAt: Date(timeIntervalSince1970: 0))
-            var params: InsertionParams = Bool.random(using: &rng) ? .automatic() : .atIndex(index())
-            let flavour = Int.random(in: 0..<6, using: &rng)
-            if flavour == 0 { params = params.inheritingOpener() }
-            if flavour == 1, count > 0 {
-                let opener = list.webStates[Int.random(in: 0..<count, using: &rng)]
-                params = params.withOpener(WebStateOpener(openerID: opener.id, navigationIndex: opener.navigationIndex))
-            }
-            if flavour == 2 { params = params.pinned() }
-            if flavour == 3, let group { params = params.inGroup(group) }
-            if Bool.random(using: &rng) { params = params.activate() }
-            return ListOperation(description: "insert") { [params] in _ = try $0.insert(webState, params: params) }
-        case 30..<40:
-            let from = index(), to = index()
-            return ListOperation(description: "move(\(from), \(to))") { _ = try $0.move(from: from, to: to) }
-        case 40..<55:
-            let at = index()
-            return ListOperation(description: "remove(at: \(at))") { _ = try $0.remove(at: at) }
-        case 55..<60:
-            let set = indexes()
-            return ListOperation(description: "remove(\(set))") { _ = try $0.remove(RemovingIndexes(set)) }
-        case 60..<66:
-            let at: Int? = Bool.random(using: &rng) || count == 0 ? index() : nil
-            return ListOperation(description: "activate") { _ = try $0.activate(at: at) }
-        case 66..<73:
-            let pinned = Bool.random(using: &rng), at = index()
-            return ListOperation(description: "setPinned(\(pinned), \(at))") { _ = try $0.setPinned(pinned, at: at) }
-        case 73..<79:
-            let set = indexes()
-            let colour = TabGroupColor.allCases.randomElement(using: &rng)!
-            let id = TabGroupID(rawValue: uuid(using: &rng))
-            return ListOperation(description: "createGroup(\(set))") {
-                _ = try $0.createGroup(at: set, visualData: TabGroupVisualData(title: "g", color: colour), id: id)
-            }
-        case 79..<83:
-            guard let group else { break }
-            let set = indexes()
-            return ListOperation(description: "moveToGroup(\(set))") { _ = try $0.moveToGroup(set, group: group) }
-        case 83..<87:
-            let set = indexes()
-            return ListOperation(description: "removeFromGroups(\(set))") { _ = try $0.removeFromGroups(set) }
-        case 87..<91:
-            guard let group else { break }
-            let before = index()
-            return ListOperation(description: "moveGroup(\(before))") { _ = try $0.moveGroup(group, before: before) }
-        case 91..<94:
-            guard let group else { break }
-            return ListOperation(description: "deleteGroup") { _ = try $0.deleteGroup(group) }
-        case 94..<97:
-            guard let group else { break }
-            let collapsed = Bool.random(using: &rng)
-            return ListOperation(description: "updateGroup") {
-                _ = try $0.updateGroup(group, visualData: TabGroupVisualData(title: "h", color: .red, isCollapsed: collapsed))
-            }
-        default:
-            let at = index()
-            let webState = WebState(id: WebStateID(rawValue: uuid(using: &rng)), createdAt: Date(timeIntervalSince1970: 0))
-            return ListOperation(description: "replace(at: \(at))") { _ = try $0.replace(at: at, with: webState) }
-        }
-        let at = index()
-        return ListOperation(description: "remove(at: \(at))") { _ = try $0.remove(at: at) }
-    }
-
-    /// A version-4 UUID drawn from the generator.
-    static func uuid(using rng: inout SplitMix64) -> UUID {
-        let high = rng.next(), low = rng.next()
-        var bytes = (0..<8).map { UInt8(truncatingIfNeeded: high >> (8 * $0)) }
-            + (0..<8).map { UInt8(truncatingIfNeeded: low >> (8 * $0)) }
-        bytes[6] = (bytes[6] & 0x0F) | 0x40
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(uuid: (
-            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
-    }
 }

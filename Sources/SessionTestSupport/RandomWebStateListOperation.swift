@@ -16,17 +16,23 @@ public struct RandomWebStateListOperation: Sendable, CustomStringConvertible {
         try apply(&list)
     }
 
-    /// Draws an operation suited to `list`.
-    public static func random(for list: WebStateList, using rng: inout SplitMix64) -> RandomWebStateListOperation {
+    /// Draws an operation suited to `list`; identifiers of new tabs and groups
+    /// come from `rng` too, so a seed replays exactly, even in another process.
+    ///
+    /// - Parameter crowded: Turn inserts into removals, to keep a long run's list small.
+    public static func random(
+        for list: WebStateList, crowded: Bool = false, using rng: inout SplitMix64
+    ) -> RandomWebStateListOperation {
         let count = list.count
         func index() -> Int { Int.random(in: 0...max(0, count), using: &rng) }
         func indexes() -> [Int] { (0..<Int.random(in: 1...3, using: &rng)).map { _ in Int.random(in: 0..<max(1, count), using: &rng) } }
         let groups = list.orderedGroups.map(\.id)
         let group = groups.randomElement(using: &rng)
-        let roll = Int.random(in: 0..<100, using: &rng)
+        var roll = Int.random(in: 0..<100, using: &rng)
+        if crowded, roll < 30 { roll += 40 }  // inserts become removals
         switch roll {
         case 0..<30:
-            let webState = WebState(id: WebStateID(), createdAt: Date(timeIntervalSince1970: 0))
+            let webState = WebState(id: WebStateID(rawValue: rng.nextUUID()), createdAt: Date(timeIntervalSince1970: 0))
             var params: InsertionParams = Bool.random(using: &rng) ? .automatic() : .atIndex(index())
             let flavour = Int.random(in: 0..<6, using: &rng)
             if flavour == 0 { params = params.inheritingOpener() }
@@ -57,7 +63,7 @@ public struct RandomWebStateListOperation: Sendable, CustomStringConvertible {
         case 71..<77:
             let set = indexes()
             let colour = TabGroupColor.allCases.randomElement(using: &rng)!
-            let id = TabGroupID()
+            let id = TabGroupID(rawValue: rng.nextUUID())
             return .init(description: "createGroup(at: \(set))") {
                 _ = try $0.createGroup(at: set, visualData: TabGroupVisualData(title: "g", color: colour), id: id)
             }
@@ -83,7 +89,7 @@ public struct RandomWebStateListOperation: Sendable, CustomStringConvertible {
             }
         default:
             let at = index()
-            let webState = WebState(id: WebStateID(), createdAt: Date(timeIntervalSince1970: 0))
+            let webState = WebState(id: WebStateID(rawValue: rng.nextUUID()), createdAt: Date(timeIntervalSince1970: 0))
             return .init(description: "replace(at: \(at))") { _ = try $0.replace(at: at, with: webState) }
         }
         let at = index()
