@@ -121,25 +121,13 @@ private final class WatchSession: WebStateListConsumer {
 
     /// The strip on one line: `3 tabs: "Docs" | "News"* [ Work: "Mail" "https://example.org/" ]`.
     static func describe(_ strip: TabStripSnapshot) -> String {
-        var tokens: [String] = []
-        var separatorAdded = false
-        for (index, item) in strip.items.enumerated() {
-            let previousGroup = index > 0 ? strip.items[index - 1].group?.id : nil
-            let nextGroup = index + 1 < strip.items.count ? strip.items[index + 1].group?.id : nil
-            if !separatorAdded, !item.isPinned {
-                tokens.append("|")
-                separatorAdded = true
-            }
-            if let group = item.group, group.id != previousGroup {
+        let tokens = strip.notation(
+            label: { !$0.title.isEmpty ? String(reflecting: $0.title) : $0.url ?? "(empty)" },
+            groupOpening: { group in
                 let title = group.title.isEmpty ? group.color.rawValue : group.title
-                tokens.append("[ \(title)\(group.isCollapsed ? " (collapsed)" : ""):")
-            }
-            let label = !item.title.isEmpty ? String(reflecting: item.title) : item.url ?? "(empty)"
-            tokens.append(item.isActive ? label + "*" : label)
-            if let group = item.group?.id, group != nextGroup { tokens.append("]") }
-        }
-        if !separatorAdded { tokens.append("|") }
+                return ["[ \(title)\(group.isCollapsed ? " (collapsed)" : ""):"]
+            })
         let count = strip.items.count
-        return "\(count) tab\(count == 1 ? "" : "s"): " + tokens.joined(separator: " ")
+        return "\(count) tab\(count == 1 ? "" : "s"): " + tokens
     }
 }

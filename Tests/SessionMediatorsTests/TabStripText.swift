@@ -9,26 +9,9 @@ import SessionTestSupport
 extension WebStateListNotation {
     /// Prints a strip in the notation of `format(_:)`: `"a | [ 0 b* c ] d"`.
     func format(_ strip: TabStripSnapshot) -> String {
-        guard !strip.items.isEmpty else { return "|" }
-        var tokens: [String] = []
-        var separatorAdded = false
-        for (index, item) in strip.items.enumerated() {
-            let previousGroup = index > 0 ? strip.items[index - 1].group?.id : nil
-            let nextGroup = index + 1 < strip.items.count ? strip.items[index + 1].group?.id : nil
-            if !separatorAdded, !item.isPinned {
-                tokens.append("|")
-                separatorAdded = true
-            }
-            if let group = item.group?.id, group != previousGroup {
-                tokens.append("[")
-                tokens.append(label(of: group) ?? "_")
-            }
-            let name = name(of: item.id) ?? "_"
-            tokens.append(item.isActive ? name + "*" : name)
-            if let group = item.group?.id, group != nextGroup { tokens.append("]") }
-        }
-        if !separatorAdded { tokens.append("|") }
-        return tokens.joined(separator: " ")
+        strip.notation(
+            label: { name(of: $0.id) ?? "_" },
+            groupOpening: { ["[", label(of: $0.id) ?? "_"] })
     }
 }
 
