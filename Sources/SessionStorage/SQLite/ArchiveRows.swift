@@ -88,16 +88,12 @@ enum ArchiveRows {
         }
         for browser in validated.browsers {
             let source = browser.source
-            try db.execute(
-                sql: """
-                    INSERT INTO browsers (id, created_at, last_active_at, revision, closed_entry_id)
-                    VALUES (?, ?, ?, ?, ?)
-                    """,
-                arguments: [source.id.uuidString, source.createdAt, source.lastActiveAt, Int64.random(in: 0..<(1 << 62)),
-                            source.closedEntry?.uuidString])
-            let empty = StoredWebStateList(revision: 0, list: WebStateList(), keys: [:])
-            _ = try WebStateListRows.write(
-                db, browser: source.id, from: empty, to: browser.list, change: .between(WebStateList(), browser.list))
+            try BrowserRows.insert(
+                db, Browser(id: source.id, createdAt: source.createdAt, lastActiveAt: source.lastActiveAt),
+                closedEntry: source.closedEntry)
+            var stored = StoredWebStateList(revision: 0, list: WebStateList(), keys: [:])
+            try WebStateListRows.write(
+                db, browser: source.id, stored: &stored, list: browser.list, change: .between(WebStateList(), browser.list))
             for tab in source.tabs { try writeTabContent(db, tab, history: validated.histories[tab.id]) }
         }
         for entry in archive.closedEntries {

@@ -11,10 +11,16 @@ enum BrowserRows {
     static func insert(_ db: Database, offTheRecord: Bool) throws -> Browser {
         let now = try latestActivation(db)
         let browser = Browser(createdAt: now, lastActiveAt: now, isOffTheRecord: offTheRecord)
-        try db.execute(
-            sql: "INSERT INTO browsers (id, created_at, last_active_at, revision) VALUES (?, ?, ?, ?)",
-            arguments: [browser.id.uuidString, browser.createdAt, browser.lastActiveAt, Int64.random(in: 0..<(1 << 62))])
+        try insert(db, browser)
         return browser
+    }
+
+    /// Inserts `browser` as given (an imported one, possibly a closed window).
+    static func insert(_ db: Database, _ browser: Browser, closedEntry: ClosedEntryID? = nil) throws {
+        try db.execute(
+            sql: "INSERT INTO browsers (id, created_at, last_active_at, revision, closed_entry_id) VALUES (?, ?, ?, ?, ?)",
+            arguments: [browser.id.uuidString, browser.createdAt, browser.lastActiveAt, Int64.random(in: 0..<(1 << 62)),
+                        closedEntry?.uuidString])
     }
 
     /// Now, or just after the latest activation if the clock has not moved

@@ -114,18 +114,8 @@ enum WebStateListRows {
     /// ``SortKeyAllocator``); updated tabs their pinned state, group, opener and
     /// last-active time (the history index belongs to the history repository).
     /// The browser's `revision` grows by one.
-    static func write(
-        _ db: Database, browser: BrowserID, from stored: StoredWebStateList, to list: WebStateList,
-        change: WebStateListChange
-    ) throws -> StoredWebStateList {
-        var stored = stored
-        try write(db, browser: browser, stored: &stored, list: list, change: change)
-        return stored
-    }
-
-    /// ``write(_:browser:from:to:change:)`` in place: `stored`'s keys change
-    /// without a copy when the caller holds the only reference, then `stored`
-    /// takes `list` and the new revision.
+    /// `stored`'s keys change in place (without a copy when the caller holds
+    /// the only reference); then `stored` takes `list` and the new revision.
     static func write(
         _ db: Database, browser: BrowserID, stored: inout StoredWebStateList, list: WebStateList,
         change: WebStateListChange
