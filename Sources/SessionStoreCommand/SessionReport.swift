@@ -128,13 +128,19 @@ struct SessionReport: Encodable {
         return title.isEmpty ? url : "\(title) — \(url)"
     }
 
+    /// A time as `2026-11-23 09:30:00Z`.
     static func time(_ date: Date) -> String {
+        timeFormatter.string(from: date) + "Z"
+    }
+
+    /// Made once: `show` and `ls --all` format a time per line.
+    private static let timeFormatter: DateFormatter = {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        return formatter.string(from: date) + "Z"
-    }
+        return formatter
+    }()
 }
 
 extension String {
