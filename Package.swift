@@ -6,19 +6,22 @@ import PackageDescription
 /// - `SessionStorage`: repository protocols and their SQLite implementation (GRDB).
 /// - `SessionConsumers`: UI-facing consumer and command protocols (model values only).
 /// - `SessionMediators`: observe repositories, push to consumers on the main queue.
+/// - `SessionStore`: the one import for apps, re-exporting the four layers above.
 /// - `SessionStoreCommand`: the `sessionstore` command-line tool.
+///
+/// The library product `SessionStore` builds on Apple platforms and Linux; it
+/// links GRDB.swift only (no argument parser, no benchmark code, no crypto).
 let package = Package(
     name: "SessionStore",
-    platforms: [.macOS(.v15)],
+    platforms: [.iOS(.v17), .macOS(.v14), .tvOS(.v17), .visionOS(.v1)],
     products: [
-        .library(name: "SessionStore", targets: ["SessionModel", "SessionStorage", "SessionConsumers", "SessionMediators"]),
+        .library(name: "SessionStore", targets: ["SessionStore"]),
         .executable(name: "sessionstore", targets: ["sessionstore"]),
         .executable(name: "sessionstore-bench", targets: ["sessionstore-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .target(name: "SessionModel"),
@@ -27,12 +30,12 @@ let package = Package(
             dependencies: [
                 "SessionModel",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ],
             plugins: ["EmbedMigrationsPlugin"]
         ),
         .target(name: "SessionConsumers", dependencies: ["SessionModel"]),
         .target(name: "SessionMediators", dependencies: ["SessionModel", "SessionStorage", "SessionConsumers"]),
+        .target(name: "SessionStore", dependencies: ["SessionModel", "SessionStorage", "SessionConsumers", "SessionMediators"]),
         .target(
             name: "SessionStoreCommand",
             dependencies: [

@@ -20,7 +20,7 @@ var source = """
 
     extension EmbeddedMigration {
         /// Every migration of Migrations/, in the order they apply.
-        static let all: [EmbeddedMigration] = [
+        package static let all: [EmbeddedMigration] = [
 
     """
 for path in arguments.dropFirst() {
@@ -44,6 +44,7 @@ for path in arguments.dropFirst() {
     // add one so the embedded text ends exactly as the file does.
     source += "        EmbeddedMigration(\n"
     source += "            identifier: \"\(identifier)\",\n"
+    source += "            checksum: \"\(sha256Hex(Array(data)))\",\n"
     source += "            sql: \(hashes)\"\"\"\n\(sql)\n\"\"\"\(hashes)\n"
     source += "        ),\n"
 }

@@ -1,5 +1,5 @@
 extension TabStripSnapshot {
-    /// The strip in the tab-list notation of SEMANTICS.md: pinned tabs, then `|`,
+    /// The strip in the tab-list notation of <doc:TabListRules>: pinned tabs, then `|`,
     /// then the rest; a group's tabs between `[ … ]`; `*` after the active tab.
     ///
     ///     strip.notation(label: { $0.title }, groupOpening: { ["[", $0.title] })  // "Docs | [ Work Mail* ] News"

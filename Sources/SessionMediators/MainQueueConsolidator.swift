@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import SessionModel
 
 /// Carries values observed on any queue to the main queue, consolidated.
 ///
@@ -36,7 +36,7 @@ final class MainQueueConsolidator<Value: Sendable>: Sendable {
         var paced = false
     }
 
-    private let state = Mutex(State())
+    private let state = Protected(State())
     private let deliver: @MainActor @Sendable (Result<Value, any Error>) -> Void
 
     /// Creates a consolidator that hands values to `deliver` on the main queue.

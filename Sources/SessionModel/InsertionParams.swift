@@ -7,7 +7,7 @@
 /// ``pinned(_:)`` and ``inGroup(_:)`` are mutually exclusive: inserting with
 /// both throws ``WebStateListError/pinnedAndGrouped``.
 public struct InsertionParams: Hashable, Sendable {
-    /// The requested index, or `nil` to let the order controller choose (SEMANTICS.md, Insertion, step 4).
+    /// The requested index, or `nil` to let the order controller choose (<doc:TabListRules>, Insertion, step 4).
     public var desiredIndex: Int?
 
     /// An explicit opener; ignored when ``inheritOpener`` is set.

@@ -5,7 +5,7 @@ import Foundation
 /// Examples below write a history as letters, one per entry, with `*` after
 /// the current one: `"a b* c"` has three entries and is at the second.
 ///
-/// Invariants (SEMANTICS.md, Navigation history):
+/// Invariants (<doc:TabListRules>, Navigation history):
 /// - ``currentIndex`` is `nil` exactly when the history is empty, and designates
 ///   an entry otherwise. The database stores `NULL` for `nil`.
 /// - Every entry has passed ``NavigationItem/validated()``.
@@ -190,7 +190,7 @@ public struct NavigationHistory: Hashable, Sendable, Codable {
     /// Entries are removed one at a time, always the one farthest from the
     /// current entry; when the first and the last entry are equally far, the
     /// first (older) one goes. The current entry always stays, so the result is
-    /// a contiguous run of entries around it (SEMANTICS.md, Navigation history).
+    /// a contiguous run of entries around it (<doc:TabListRules>, Navigation history).
     ///
     ///     "a b c* d e"  trim(toAtMost: 3)  ->  "b c* d"      removed [0, 4]
     ///     "a b c* d"    trim(toAtMost: 2)  ->  "c* d"        removed [0, 1]  (b and d tie: b goes)

@@ -1,14 +1,14 @@
 /// Decides where an inserted tab goes and which tab becomes active after a removal.
 ///
-/// These are Chromium's order-controller rules (SEMANTICS.md, Insertion, steps
+/// These are Chromium's order-controller rules (<doc:TabListRules>, Insertion, steps
 /// 4 and 5, and Removal), run on any ``OrderControllerSource``. The controller
 /// never changes the list; ``WebStateList`` applies its answers.
-public struct OrderController<Source: OrderControllerSource> {
+package struct OrderController<Source: OrderControllerSource> {
     /// The list the decisions are about.
-    public let source: Source
+    package let source: Source
 
     /// Creates a controller that reads `source`.
-    public init(source: Source) {
+    package init(source: Source) {
         self.source = source
     }
 
@@ -31,19 +31,19 @@ public struct OrderController<Source: OrderControllerSource> {
     ///   - openerIndex: The index of the new tab's opener, if any.
     ///   - range: The allowed insertion points, `upperBound` included.
     /// - Returns: An index in `range`.
-    public func insertionIndex(desiredIndex: Int?, openerIndex: Int?, in range: ClosedRange<Int>) -> Int {
+    package func insertionIndex(desiredIndex: Int?, openerIndex: Int?, in range: ClosedRange<Int>) -> Int {
         var index: Int?
         if let desiredIndex {
-            // SEMANTICS.md, Insertion, step 4: a desired index wins.
+            // TabListRules.md, Insertion, step 4: a desired index wins.
             index = desiredIndex
         } else if let openerIndex {
-            // SEMANTICS.md, Insertion, step 4: after the opener's last child, or after the opener.
+            // TabListRules.md, Insertion, step 4: after the opener's last child, or after the opener.
             let lastChild = childIndexes(
                 of: openerIndex, scanningAfter: openerIndex, removing: [], checkNavigationIndex: true
             ).last
             index = (lastChild ?? openerIndex) + 1
         }
-        // SEMANTICS.md, Insertion, step 5: anything outside the range appends to it.
+        // TabListRules.md, Insertion, step 5: anything outside the range appends to it.
         guard let index, range.contains(index) else { return range.upperBound }
         return index
     }
@@ -52,7 +52,7 @@ public struct OrderController<Source: OrderControllerSource> {
 
     /// Returns the index, before removal, of the tab that is active once `removing` is removed.
     ///
-    /// Applies SEMANTICS.md, Removal, steps 1 to 6, once for the whole set.
+    /// Applies <doc:TabListRules>, Removal, steps 1 to 6, once for the whole set.
     ///
     ///     "| a* b c" (c opened by a)  removing [0]  ->  2 (the first child, c)
     ///     "| a b* c"                  removing [1]  ->  2 (the nearest after)
@@ -61,24 +61,24 @@ public struct OrderController<Source: OrderControllerSource> {
     ///   - activeIndex: The active index before removal, if any.
     ///   - removing: The indexes removed together.
     /// - Returns: The index before removal of the next active tab, or `nil` for none.
-    public func nextActiveIndex(activeIndex: Int?, removing: RemovingIndexes) -> Int? {
+    package func nextActiveIndex(activeIndex: Int?, removing: RemovingIndexes) -> Int? {
         let count = source.count
-        // SEMANTICS.md, Removal, step 1: no active tab, or every tab removed.
+        // TabListRules.md, Removal, step 1: no active tab, or every tab removed.
         guard let active = activeIndex, (0..<count).contains(active) else { return nil }
         let removedCount = removing.indexes.lazy.filter { (0..<count).contains($0) }.count
         guard removedCount < count else { return nil }
 
-        // SEMANTICS.md, Removal, step 2: the active tab is not removed.
+        // TabListRules.md, Removal, step 2: the active tab is not removed.
         if !removing.contains(active) { return active }
 
-        // SEMANTICS.md, Removal, step 3: the first surviving child of the active tab.
+        // TabListRules.md, Removal, step 3: the first surviving child of the active tab.
         if let child = childIndexes(
             of: active, scanningAfter: active, removing: removing, checkNavigationIndex: false
         ).first {
             return child
         }
 
-        // SEMANTICS.md, Removal, step 4: the first surviving sibling, else the opener itself.
+        // TabListRules.md, Removal, step 4: the first surviving sibling, else the opener itself.
         if let opener = source.opener(at: active), let openerIndex = index(of: opener.openerID) {
             if let sibling = childIndexes(
                 of: openerIndex, scanningAfter: active, removing: removing, checkNavigationIndex: false
@@ -88,7 +88,7 @@ public struct OrderController<Source: OrderControllerSource> {
             if !removing.contains(openerIndex) { return openerIndex }
         }
 
-        // SEMANTICS.md, Removal, step 5: first and last removed indexes in one group.
+        // TabListRules.md, Removal, step 5: first and last removed indexes in one group.
         if let first = removing.first, let last = removing.last,
             let group = source.groupID(at: first), source.groupID(at: last) == group,
             let range = source.range(of: group),
@@ -97,7 +97,7 @@ public struct OrderController<Source: OrderControllerSource> {
             return nearest
         }
 
-        // SEMANTICS.md, Removal, step 6: the nearest in the segment, outside collapsed groups
+        // TabListRules.md, Removal, step 6: the nearest in the segment, outside collapsed groups
         // first; then the nearest in the segment; then the nearest in the other segment.
         let pinnedCount = source.pinnedCount
         let isPinned = active < pinnedCount

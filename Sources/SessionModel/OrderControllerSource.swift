@@ -3,7 +3,7 @@
 /// Keeping the rules behind this protocol lets them run on the live
 /// ``WebStateList`` or on a stored copy, and lets tests feed them a fake,
 /// as Chromium's `order_controller_source.h` does.
-public protocol OrderControllerSource {
+package protocol OrderControllerSource {
     /// The number of tabs.
     var count: Int { get }
     /// The number of pinned tabs, which come first.

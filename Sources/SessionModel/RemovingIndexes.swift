@@ -1,7 +1,7 @@
 /// A set of tab indexes removed together, and how the other indexes shift.
 ///
 /// The indexes are kept sorted and unique. A set removal decides the next
-/// active tab once, before any tab goes (SEMANTICS.md, Removal).
+/// active tab once, before any tab goes (<doc:TabListRules>, Removal).
 ///
 ///     RemovingIndexes([1, 3])  indexAfterRemoval(0) -> 0, (1) -> nil, (2) -> 1, (4) -> 2
 public struct RemovingIndexes: Hashable, Sendable, Sequence, ExpressibleByArrayLiteral {

@@ -2,16 +2,16 @@ import Foundation
 
 /// A small, seeded, reproducible random number generator (SplitMix64), for
 /// demo sessions and property tests that must replay exactly.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
+package struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     /// A generator that always produces the same sequence for `seed`.
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         state = seed
     }
 
     /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -20,7 +20,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     }
 
     /// A version-4 UUID made of the next 128 bits, so seeded runs get the same identifiers.
-    public mutating func nextUUID() -> UUID {
+    package mutating func nextUUID() -> UUID {
         let high = next()
         let low = next()
         var bytes = (0..<8).map { UInt8(truncatingIfNeeded: high >> (8 * $0)) }

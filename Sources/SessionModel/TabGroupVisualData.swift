@@ -23,7 +23,7 @@ public enum TabGroupColor: String, CaseIterable, Sendable, Codable {
 /// How a tab group looks: its title, colour and whether it is collapsed.
 ///
 /// A collapsed group's tabs are skipped when choosing the next active tab after
-/// a removal, as long as another tab of the segment remains (SEMANTICS.md,
+/// a removal, as long as another tab of the segment remains (<doc:TabListRules>,
 /// Removal, step 6).
 public struct TabGroupVisualData: Hashable, Sendable, Codable {
     /// The group's title; empty by default.

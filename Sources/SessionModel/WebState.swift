@@ -5,7 +5,7 @@ import Foundation
 /// Whether a tab is pinned and which group it belongs to are properties of the
 /// ``WebStateList`` that holds it, not of the tab. The tab's navigation history
 /// lives elsewhere; the list only needs its current index, to compare it with
-/// the index its children recorded (SEMANTICS.md, Insertion, step 4).
+/// the index its children recorded (<doc:TabListRules>, Insertion, step 4).
 public struct WebState: Hashable, Sendable, Identifiable {
     /// The tab's identifier, unique across the store.
     public var id: WebStateID

@@ -14,7 +14,7 @@ extension WebStateList {
     @discardableResult
     public mutating func activate(at index: Int?) throws -> WebStateListChange {
         if let index { try checkIndex(index) }
-        // SEMANTICS.md, Replace and activate: activating the active tab changes nothing.
+        // TabListRules.md, Replace and activate: activating the active tab changes nothing.
         guard index != activeIndex else { return WebStateListChange() }
         var change = WebStateListChange()
         change.recordActive(from: activeWebState?.id, to: index.map { webStates[$0].id })

@@ -37,7 +37,7 @@ extension WebStateList {
         let members = Array(Set(indexes)).sorted()
         guard let first = members.first else { throw WebStateListError.invalidState([.emptyGroup(id)]) }
 
-        // SEMANTICS.md, Groups, create: the pivot.
+        // TabListRules.md, Groups, create: the pivot.
         let pivot: Int
         if isPinned(at: first) {
             pivot = pinnedCount
@@ -108,7 +108,7 @@ extension WebStateList {
     public mutating func removeFromGroups(_ indexes: [Int]) throws -> WebStateListChange {
         try checkIndexes(indexes)
         var change = WebStateListChange()
-        // SEMANTICS.md, Groups, remove: from the last, each tab lands just after its group.
+        // TabListRules.md, Groups, remove: from the last, each tab lands just after its group.
         for index in Set(indexes).sorted(by: >) where groupIDs[index] != nil {
             let target = range(ofGroupAt: index).upperBound - 1
             moveTab(from: index, to: target, pinned: false, group: nil, recording: &change)
@@ -135,12 +135,12 @@ extension WebStateList {
     public mutating func moveGroup(_ id: TabGroupID, before index: Int) throws -> WebStateListChange {
         try checkGroup(id)
         guard let range = range(of: id) else { throw WebStateListError.unknownGroup(id) }
-        // SEMANTICS.md, Groups, move: clamp to the regular tabs, snap to a group's start.
+        // TabListRules.md, Groups, move: clamp to the regular tabs, snap to a group's start.
         var target = min(max(index, pinnedCount), count)
         if target < count, groupIDs[target] != nil {
             target = self.range(ofGroupAt: target).lowerBound
         }
-        // SEMANTICS.md, Groups, move: inside or just after the group itself changes nothing.
+        // TabListRules.md, Groups, move: inside or just after the group itself changes nothing.
         if range.lowerBound <= target, target <= range.upperBound { return WebStateListChange() }
 
         let movingStates = Array(webStates[range])
@@ -188,7 +188,7 @@ extension WebStateList {
     /// Moves the tabs at `members` (ascending) into `group`, whose tabs occupy `range` (possibly
     /// empty, at a pivot), recording each step in `change`.
     ///
-    /// SEMANTICS.md, Groups, move into: tabs left of the range are appended to its end, from the
+    /// <doc:TabListRules>, Groups, move into: tabs left of the range are appended to its end, from the
     /// rightmost so indexes stay valid; then tabs right of it, in order. Tabs inside stay put.
     /// Each member moves once, so `change` reports as moved exactly the members that passed
     /// another tab.

@@ -1,7 +1,7 @@
 // MARK: - Insertion
 
 extension WebStateList {
-    /// Inserts a tab where SEMANTICS.md, Insertion, puts it, and returns its index.
+    /// Inserts a tab where <doc:TabListRules>, Insertion, puts it, and returns its index.
     ///
     /// 1. With ``InsertionParams/inheritingOpener()``, every opener in the list is
     ///    forgotten and the active tab (if any) becomes the opener, over any
@@ -55,7 +55,7 @@ extension WebStateList {
         let previousActiveID = activeWebState?.id
         var opener = explicitOpener
         if params.inheritOpener {
-            // SEMANTICS.md, Insertion, step 1: forget every opener (a scan of the list), then
+            // TabListRules.md, Insertion, step 1: forget every opener (a scan of the list), then
             // inherit the active tab.
             for index in webStates.indices where webStates[index].opener != nil {
                 webStates[index].opener = nil
@@ -65,12 +65,12 @@ extension WebStateList {
             openerIndex = activeIndex
         }
 
-        // SEMANTICS.md, Insertion, step 2: the opener's group, which wins over a pin.
+        // TabListRules.md, Insertion, step 2: the opener's group, which wins over a pin.
         var group = params.group
         if group == nil, let openerIndex { group = groupIDs[openerIndex] }
         let pinned = params.pinned && group == nil
 
-        // SEMANTICS.md, Insertion, step 3: the allowed range.
+        // TabListRules.md, Insertion, step 3: the allowed range.
         // A deduced group is found from the opener outwards; an explicit one by a scan.
         let groupRange = group.flatMap { group in
             if let openerIndex, groupIDs[openerIndex] == group { return self.range(ofGroupAt: openerIndex) }
@@ -85,12 +85,12 @@ extension WebStateList {
             range = pinnedCount...count
         }
 
-        // SEMANTICS.md, Insertion, steps 4 and 5.
+        // TabListRules.md, Insertion, steps 4 and 5.
         let newIndex = OrderController(source: self).insertionIndex(
             desiredIndex: params.desiredIndex, openerIndex: openerIndex, in: range
         )
 
-        // SEMANTICS.md, Insertion, step 6: between two tabs of one group, join it.
+        // TabListRules.md, Insertion, step 6: between two tabs of one group, join it.
         let previousGroup = newIndex > 0 ? groupIDs[newIndex - 1] : nil
         let nextGroup = newIndex < count ? groupIDs[newIndex] : nil
         if let previousGroup, previousGroup == nextGroup { group = previousGroup }
@@ -101,7 +101,7 @@ extension WebStateList {
         groupIDs.insert(group, at: newIndex)
         if pinned { pinnedCount += 1 }
 
-        // SEMANTICS.md, Insertion, step 7: shift the active index, then activate if asked.
+        // TabListRules.md, Insertion, step 7: shift the active index, then activate if asked.
         if let active = activeIndex, active >= newIndex { activeIndex = active + 1 }
         if params.activate { activeIndex = newIndex }
         change.recordActive(from: previousActiveID, to: activeWebState?.id)

@@ -23,13 +23,13 @@ extension WebStateList {
     @discardableResult
     public mutating func move(from: Int, to: Int) throws -> WebStateListChange {
         try checkIndex(from)
-        // SEMANTICS.md, Move and pin: clamp the target to the tab's own segment.
+        // TabListRules.md, Move and pin: clamp the target to the tab's own segment.
         let pinned = isPinned(at: from)
         let target = pinned ? min(max(to, 0), pinnedCount - 1) : min(max(to, pinnedCount), count - 1)
-        // SEMANTICS.md, Move and pin: moving to its own index changes nothing.
+        // TabListRules.md, Move and pin: moving to its own index changes nothing.
         guard target != from else { return WebStateListChange() }
 
-        // SEMANTICS.md, Move and pin: stay in the group if its range holds the target,
+        // TabListRules.md, Move and pin: stay in the group if its range holds the target,
         // else join the group both new neighbours share, else be ungrouped.
         var newGroup: TabGroupID?
         if groupIDs[from] != nil, range(ofGroupAt: from).contains(target) {
@@ -73,7 +73,7 @@ extension WebStateList {
         let oldGroup = groupIDs[from]
         guard from != to || wasPinned != pinned || oldGroup != group else { return }
 
-        // SEMANTICS.md, Invariants: an emptied group is deleted. Groups are contiguous, so the old
+        // TabListRules.md, Invariants: an emptied group is deleted. Groups are contiguous, so the old
         // group empties exactly when neither neighbour of the tab belongs to it.
         var emptiedGroup: TabGroupID?
         if let oldGroup, oldGroup != group,

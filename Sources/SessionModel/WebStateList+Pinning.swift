@@ -20,9 +20,9 @@ extension WebStateList {
     @discardableResult
     public mutating func setPinned(_ pinned: Bool, at index: Int) throws -> (index: Int, change: WebStateListChange) {
         try checkIndex(index)
-        // SEMANTICS.md, Move and pin: pinning a pinned tab or unpinning a regular one changes nothing.
+        // TabListRules.md, Move and pin: pinning a pinned tab or unpinning a regular one changes nothing.
         guard pinned != isPinned(at: index) else { return (index, WebStateListChange()) }
-        // SEMANTICS.md, Move and pin: to the end of the pinned prefix, or to the end of the list.
+        // TabListRules.md, Move and pin: to the end of the pinned prefix, or to the end of the list.
         let target = pinned ? pinnedCount : count - 1
         var change = WebStateListChange()
         moveTab(from: index, to: target, pinned: pinned, group: nil, recording: &change)

@@ -3,7 +3,7 @@
 extension WebStateList {
     /// Removes the tab at `index` (a close or a detach: the list rules are the same).
     ///
-    /// The next active tab is chosen as SEMANTICS.md, Removal, says; every tab
+    /// The next active tab is chosen as <doc:TabListRules>, Removal, says; every tab
     /// the removed one opened loses its opener; an emptied group is deleted.
     ///
     ///     "| a* b c" (c opened by a)   remove(at: 0)  ->  "| b c*"
@@ -20,7 +20,7 @@ extension WebStateList {
 
     /// Removes a set of tabs at once, choosing the next active tab once for the whole set.
     ///
-    /// The next active tab is decided before anything is removed (SEMANTICS.md,
+    /// The next active tab is decided before anything is removed (<doc:TabListRules>,
     /// Removal, steps 1 to 6), so the change reports at most one change of
     /// active tab. Tabs whose opener is removed lose it; emptied groups are
     /// deleted.
@@ -37,7 +37,7 @@ extension WebStateList {
         try checkIndexes(indexes)
         guard !indexes.isEmpty else { return WebStateListChange() }
 
-        // SEMANTICS.md, Removal: the next active tab is decided once, before removal.
+        // TabListRules.md, Removal: the next active tab is decided once, before removal.
         let previousActiveID = activeWebState?.id
         let nextActive = OrderController(source: self).nextActiveIndex(activeIndex: activeIndex, removing: indexes)
         let nextActiveID = nextActive.map { webStates[$0].id }
@@ -50,7 +50,7 @@ extension WebStateList {
                 webState: webStates[index], index: index, wasPinned: index < pinnedCount, groupID: groupIDs[index]
             )
             change.removed.append(removedWebState)
-            // SEMANTICS.md, Invariants: an emptied group is deleted. A group (contiguous) empties
+            // TabListRules.md, Invariants: an emptied group is deleted. A group (contiguous) empties
             // only if its first tab is removed, and then only if all its tabs are.
             if let group = groupIDs[index], index == 0 || groupIDs[index - 1] != group,
                 range(ofGroupAt: index).allSatisfy(indexes.contains)
@@ -66,7 +66,7 @@ extension WebStateList {
         activeIndex = nextActive.flatMap { indexes.indexAfterRemoval($0) }
         change.recordActive(from: previousActiveID, to: nextActiveID)
 
-        // SEMANTICS.md, Removal: every tab whose opener is removed loses it (a scan of the list;
+        // TabListRules.md, Removal: every tab whose opener is removed loses it (a scan of the list;
         // one removed tab is compared directly, a set of them looked up by identifier).
         let isRemoved: (WebStateID) -> Bool
         if change.removed.count == 1 {
@@ -90,7 +90,7 @@ extension WebStateList {
 
     // MARK: - Bulk closes
 
-    /// Returns every index: close all is one set removal (SEMANTICS.md, Removal).
+    /// Returns every index: close all is one set removal (<doc:TabListRules>, Removal).
     ///
     ///     "a | b* c"  remove(indexesForCloseAll())  ->  "|"
     public func indexesForCloseAll() -> RemovingIndexes {

@@ -30,13 +30,13 @@ extension WebStateList {
         change.removed = [
             RemovedWebState(webState: replaced, index: index, wasPinned: isPinned(at: index), groupID: groupIDs[index])
         ]
-        // SEMANTICS.md, Replace and activate: tabs opened by the replaced tab lose their opener
+        // TabListRules.md, Replace and activate: tabs opened by the replaced tab lose their opener
         // (a scan of the list).
         for other in webStates.indices where webStates[other].opener?.openerID == replaced.id {
             webStates[other].opener = nil
             change.updated.insert(webStates[other].id)
         }
-        // SEMANTICS.md, Replace and activate: same place, pinned state and group; no opener;
+        // TabListRules.md, Replace and activate: same place, pinned state and group; no opener;
         // the new tab is active if the replaced one was.
         var newWebState = webState
         newWebState.opener = nil

@@ -7,7 +7,7 @@ extension WebStateList {
     ///
     /// Children keep the opener navigation index they recorded, so a tab that
     /// navigates away stops counting them as children for placement
-    /// (SEMANTICS.md, Insertion, step 4).
+    /// (<doc:TabListRules>, Insertion, step 4).
     ///
     /// - Parameters:
     ///   - navigationIndex: The new current history index; `nil` for an empty history.

@@ -1,6 +1,6 @@
 /// An ordered list of tabs: one browser window's tab strip, as a value.
 ///
-/// The list applies the rules of SEMANTICS.md. Every mutation validates its
+/// The list applies the tab-list rules (<doc:TabListRules>). Every mutation validates its
 /// input first and throws ``WebStateListError`` without changing anything when
 /// the input is bad; otherwise it applies the rules and returns a
 /// ``WebStateListChange`` that says exactly what it changed.
@@ -63,7 +63,7 @@ public struct WebStateList: Hashable, Sendable {
     /// list to code that may replace it wholesale (`list = other`) compares it
     /// before and after to know whether ``takeRecordedChanges()`` tells the whole
     /// story or a diff is needed. Not part of the list's value.
-    public private(set) var lineage = UInt64.random(in: .min ... .max)
+    package private(set) var lineage = UInt64.random(in: .min ... .max)
 
     /// Creates an empty list.
     public init() {
@@ -129,7 +129,7 @@ public struct WebStateList: Hashable, Sendable {
 
     /// Whether two lists have the same tabs, pinned count, groups and active index.
     ///
-    /// What the lists recorded for ``takeRecordedChanges()``, and their ``lineage``, do not count.
+    /// What the lists recorded for ``takeRecordedChanges()``, and their lineage, do not count.
     public static func == (lhs: WebStateList, rhs: WebStateList) -> Bool {
         lhs.webStates == rhs.webStates && lhs.pinnedCount == rhs.pinnedCount && lhs.groupIDs == rhs.groupIDs
             && lhs.groups == rhs.groups && lhs.activeIndex == rhs.activeIndex

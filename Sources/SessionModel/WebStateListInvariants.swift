@@ -22,7 +22,7 @@ public struct WebStateListEntry: Hashable, Sendable {
 
 // MARK: - WebStateListViolation
 
-/// One broken invariant of a tab list (SEMANTICS.md, Invariants).
+/// One broken invariant of a tab list (<doc:TabListRules>, Invariants).
 public enum WebStateListViolation: Hashable, Sendable, CustomStringConvertible {
     /// A pinned tab follows a regular one: pinned tabs must form a prefix.
     case pinnedNotPrefix(index: Int)
@@ -68,7 +68,7 @@ public enum WebStateListViolation: Hashable, Sendable, CustomStringConvertible {
 
 /// The invariant checker shared by the live list and by `sessionstore check` on stored rows.
 ///
-/// The rules are those of SEMANTICS.md, Invariants: pinned tabs form a prefix; a
+/// The rules are those of <doc:TabListRules>, Invariants: pinned tabs form a prefix; a
 /// tab is pinned, grouped or neither; every group is contiguous and non-empty;
 /// at most one active tab; an opener refers to a tab of the same list.
 public enum WebStateListInvariants {

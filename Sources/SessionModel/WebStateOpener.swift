@@ -3,7 +3,7 @@
 /// The recorded ``navigationIndex`` lets the order controller tell whether the
 /// opener has navigated away since it opened the child: only children whose
 /// recorded index still equals the opener's current history index count as its
-/// children when placing a new tab (SEMANTICS.md, Insertion, step 4).
+/// children when placing a new tab (<doc:TabListRules>, Insertion, step 4).
 public struct WebStateOpener: Hashable, Sendable {
     /// The tab that opened the child.
     public var openerID: WebStateID

@@ -20,7 +20,7 @@ public struct RandomWebStateListOperation: Sendable, CustomStringConvertible {
     /// come from `rng` too, so a seed replays exactly, even in another process.
     ///
     /// - Parameter crowded: Turn inserts into removals, to keep a long run's list small.
-    public static func random(
+    package static func random(
         for list: WebStateList, crowded: Bool = false, using rng: inout SplitMix64
     ) -> RandomWebStateListOperation {
         let count = list.count

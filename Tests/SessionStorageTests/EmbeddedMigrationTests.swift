@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SessionStorage
+import SessionTestSupport
 
 @Suite struct EmbeddedMigrationTests {
     /// The top-level Migrations/ folder of this package's source tree.
@@ -28,8 +29,17 @@ import Testing
         }
     }
 
-    @Test func checksum_isSHA256OfSQL() {
-        let migration = EmbeddedMigration(identifier: "0001_x", sql: "abc")
-        #expect(migration.checksum == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    /// The build tool's checksums (computed by the plugin, so the library links no
+    /// hashing code) equal what coreutils' `sha256sum` prints for each file.
+    @Test func checksum_equalsSHA256SumOfFile() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.migrationsDirectory.path)
+            .filter { $0.hasSuffix(".sql") }
+            .sorted()
+        for (file, migration) in zip(files, EmbeddedMigration.all) {
+            let path = Self.migrationsDirectory.appendingPathComponent(file).path
+            let result = try runTool([path], in: NSTemporaryDirectory(), binary: "/usr/bin/sha256sum")
+            #expect(result.status == 0)
+            #expect(result.stdout.split(separator: " ").first.map(String.init) == migration.checksum, "\(file)")
+        }
     }
 }

@@ -119,7 +119,7 @@ import Testing
         }
     }
 
-    /// SEMANTICS.md, Insertion, step 4: once the opener commits a new
+    /// <doc:TabListRules>, Insertion, step 4: once the opener commits a new
     /// navigation, its earlier children no longer count for placement.
     @Test func openerNavigatingAway_earlierChildrenNoLongerCountForPlacement() throws {
         let store = try TemporaryStore.onDisk()

@@ -4,7 +4,7 @@ import SessionTestSupport
 import Testing
 @testable import SessionStorage
 
-/// Every rule of SEMANTICS.md, driven through the repository against real
+/// Every rule of <doc:TabListRules>, driven through the repository against real
 /// SQLite, read back as notation, and read again after reopening the file.
 @Suite struct SQLiteWebStateListRepositoryTests {
     /// One row: a list, a mutation through the repository, the expected list.
@@ -23,7 +23,7 @@ import Testing
     }
 
     static let rows: [Row] = [
-        // SEMANTICS.md, Insertion
+        // TabListRules.md, Insertion
         Row(description: "automatic insert appends", initial: "| a* b",
             act: insert("x") { _ in .automatic() }, expected: "| a* b x"),
         Row(description: "opener without children: right after the opener", initial: "| a* b c",
@@ -46,7 +46,7 @@ import Testing
             act: insert("x") { .automatic().withOpener($0.opener("b")) }, expected: "| a [ 0 b* x c ] d"),
         Row(description: "activate on insert", initial: "| a* b",
             act: insert("x") { _ in .automatic().activate() }, expected: "| a b x*"),
-        // SEMANTICS.md, Move and pin
+        // TabListRules.md, Move and pin
         Row(description: "move keeps the active tab with it", initial: "| a* b c d",
             act: { tabs, b, _ in try tabs.move(in: b, from: 0, to: 2) }, expected: "| b c a* d"),
         Row(description: "move is clamped to the pinned segment", initial: "a b | c* d",
@@ -59,13 +59,13 @@ import Testing
             act: { tabs, b, _ in try tabs.setPinned(false, in: b, at: 0) }, expected: "b | c a*"),
         Row(description: "pinning a grouped tab takes it out of the group", initial: "| [ 0 a b* ] c",
             act: { tabs, b, _ in try tabs.setPinned(true, in: b, at: 1) }, expected: "b* | [ 0 a ] c"),
-        // SEMANTICS.md, Replace and activate
+        // TabListRules.md, Replace and activate
         Row(description: "replace keeps place and group", initial: "| [ 0 a b* ] c",
             act: { tabs, b, names in try tabs.replace(in: b, at: 1, with: names.webState("x")) },
             expected: "| [ 0 a x* ] c"),
         Row(description: "activate none is allowed", initial: "| a b*",
             act: { tabs, b, _ in try tabs.activate(in: b, at: nil) }, expected: "| a b"),
-        // SEMANTICS.md, Removal
+        // TabListRules.md, Removal
         Row(description: "closing the active tab activates its child", initial: "| a* b c", openers: ["c": "a"],
             act: { tabs, b, _ in try tabs.close(in: b, at: 0) }, expected: "| b c*"),
         Row(description: "closing a child activates a sibling", initial: "| a b* c", openers: ["b": "a", "c": "a"],
@@ -86,7 +86,7 @@ import Testing
             act: { tabs, b, _ in try tabs.closeOthers(in: b, keeping: 1) }, expected: "a | b*"),
         Row(description: "close a group", initial: "| [ 0 a b ] c*",
             act: { tabs, b, names in try tabs.closeGroup(names.groupID("0"), in: b) }, expected: "| c*"),
-        // SEMANTICS.md, Groups
+        // TabListRules.md, Groups
         Row(description: "create a group reorders members together", initial: "| a b c*",
             act: { tabs, b, _ in _ = try tabs.createGroup(in: b, at: [0, 2], visualData: .init(title: "W")) },
             expected: "| [ _ a c* ] b"),

@@ -194,3 +194,10 @@ import Testing
         }
     }
 }
+
+extension EmbeddedMigration {
+    /// A migration made by a test, not by the build plugin: its checksum only has to be its own.
+    init(identifier: String, sql: String) {
+        self.init(identifier: identifier, checksum: "test-\(identifier)-\(sql.utf8.count)", sql: sql)
+    }
+}

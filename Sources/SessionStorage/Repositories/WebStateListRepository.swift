@@ -4,7 +4,7 @@ import SessionModel
 ///
 /// Every mutation is one transaction: it reads the browser's current list
 /// (from a cache that is checked against the database, so another process's
-/// write is never overwritten), applies the rules of SEMANTICS.md through the
+/// write is never overwritten), applies the tab-list rules (<doc:TabListRules>) through the
 /// model's `WebStateList`, and writes only the rows that changed.
 ///
 /// The list is not re-entrant: calling the repository from inside ``update(_:_:)``'s

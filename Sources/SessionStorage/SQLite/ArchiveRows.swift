@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 import SessionModel
 
 /// The SQL behind ``SessionDatabase/exportArchive()`` and ``SessionDatabase/importArchive(_:replacing:)``.

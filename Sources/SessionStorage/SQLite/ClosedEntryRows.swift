@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 import SessionModel
 
 /// The SQL that records, lists, prunes and deletes recently closed entries.

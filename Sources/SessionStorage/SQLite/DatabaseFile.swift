@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Checks on a database path made before SQLite touches it.
 ///

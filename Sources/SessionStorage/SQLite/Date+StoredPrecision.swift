@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 extension Date {
     /// This date as the database gives it back: times are stored as UTC text

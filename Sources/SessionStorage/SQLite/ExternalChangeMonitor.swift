@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
-import GRDB
-import Synchronization
+internal import GRDB
+import SessionModel
 
 /// Notices commits made to a store file by other processes.
 ///
@@ -30,7 +30,7 @@ final class ExternalChangeMonitor: @unchecked Sendable {
     private let path: String
     private let configuration: GRDB.Configuration
     private let queue = DispatchQueue(label: "sessionstore.external-changes")
-    private let subscribers = Mutex<[UUID: @Sendable () -> Void]>([:])
+    private let subscribers = Protected<[UUID: @Sendable () -> Void]>([:])
     // Confined to `queue`.
     nonisolated(unsafe) private var timer: (any DispatchSourceTimer)?
     nonisolated(unsafe) private var connection: DatabaseQueue?

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 import SessionModel
 
 /// The SQLite implementation of ``BrowserRepository``.
@@ -48,7 +48,7 @@ public final class SQLiteBrowserRepository: BrowserRepository {
             guard try WebStateListRows.revision(db, browser: id) != nil else {
                 throw StorageError.unknownBrowser(id.uuidString)
             }
-            // SEMANTICS.md, Recently closed: a window with all its tabs.
+            // TabListRules.md, Recently closed: a window with all its tabs.
             try ClosedEntryRows.recordClosedWindow(db, browser: id, configuration: configuration)
         }
     }

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 import SessionModel
 
 /// The SQLite implementation of ``NavigationHistoryRepository``.
@@ -25,7 +25,7 @@ public final class SQLiteNavigationHistoryRepository: NavigationHistoryRepositor
             let stored = try NavigationHistoryRows.load(db, tab: tab)
             var history = stored.history
             let result = try body(&history)
-            // SEMANTICS.md, Navigation history: keep at most `maximum`, trimming the farthest from the current one.
+            // TabListRules.md, Navigation history: keep at most `maximum`, trimming the farthest from the current one.
             if history.count > maximum { try history.trim(toAtMost: maximum) }
             history = try history.withStoredPrecision()
             try self.write(db, from: stored, to: history)
@@ -41,7 +41,7 @@ public final class SQLiteNavigationHistoryRepository: NavigationHistoryRepositor
             }
             try db.execute(sql: "DELETE FROM tab_engine_states WHERE tab_id = ?", arguments: [tab.uuidString])
             guard let data else { return .stored }
-            // SEMANTICS.md, Navigation history: a blob over the cap is dropped, never truncated.
+            // TabListRules.md, Navigation history: a blob over the cap is dropped, never truncated.
             guard data.count <= limit else { return .droppedTooLarge(bytes: data.count, limit: limit) }
             try db.execute(
                 sql: "INSERT INTO tab_engine_states (tab_id, data, updated_at) VALUES (?, ?, ?)",

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 import SessionModel
 
 /// The SQLite implementation of ``RecentlyClosedRepository``.
@@ -29,7 +29,7 @@ public final class SQLiteRecentlyClosedRepository: RecentlyClosedRepository {
                 try db.execute(sql: "DELETE FROM closed_entries WHERE id = ?", arguments: [id.uuidString])
                 return browser
             }
-            // SEMANTICS.md, Recently closed: back in the original browser if it is still open.
+            // TabListRules.md, Recently closed: back in the original browser if it is still open.
             let target: BrowserID
             if let original = entry.browser, try WebStateListRows.revision(db, browser: original) != nil {
                 target = original
@@ -78,7 +78,7 @@ public final class SQLiteRecentlyClosedRepository: RecentlyClosedRepository {
             database: database, tables: ["closed_entries", "tabs", "navigation_entries"], fetch: { db in try ClosedEntryRows.entries(db) }, onChange: onChange)
     }
 
-    /// SEMANTICS.md, Recently closed: a tab back at its index (pinned, or into
+    /// <doc:TabListRules>, Recently closed: a tab back at its index (pinned, or into
     /// its group if it still exists); a group back as a group; the restored tab
     /// (or the group's first) active.
     private static func insert(

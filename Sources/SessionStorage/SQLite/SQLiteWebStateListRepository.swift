@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 import SessionModel
 
 /// The SQLite implementation of ``WebStateListRepository``.
@@ -66,7 +66,7 @@ public final class SQLiteWebStateListRepository: WebStateListRepository {
             guard let index = sourceStored.list.index(of: id) else { throw StorageError.unknownTab(id.uuidString) }
             var moving = sourceStored.list.webStates[index]
 
-            // SEMANTICS.md, Removal: the tab leaves its list as a detach does.
+            // TabListRules.md, Removal: the tab leaves its list as a detach does.
             // The row moves out of the source first (parked at a key no list uses), so it is kept.
             let (_, sourceList, sourceChange) = try WebStateListEdit.apply(
                 db, browser: source, stored: &sourceStored, ownsNewTabs: false) { try $0.remove(at: index) }
@@ -118,7 +118,7 @@ public final class SQLiteWebStateListRepository: WebStateListRepository {
         let groupsBefore = stored.list.groups
         let (result, list, change) = try WebStateListEdit.apply(
             db, browser: browser, stored: &stored, ownsNewTabs: true, body)
-        // SEMANTICS.md, Recently closed: removed tabs are closed, and restorable.
+        // TabListRules.md, Recently closed: removed tabs are closed, and restorable.
         try ClosedEntryRows.recordClosedTabs(
             db, browser: browser, change: change, groupsBefore: groupsBefore, configuration: database.configuration)
         try WebStateListRows.write(db, browser: browser, stored: &stored, list: list, change: change)

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Applies `Migrations/` to a database and checks where its schema stands.
 ///

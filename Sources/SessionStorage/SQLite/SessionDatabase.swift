@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 import SessionModel
 
 /// An open session store: one SQLite file (or an in-memory database for

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 import SessionModel
 
 extension SessionStoreFile {
@@ -19,7 +19,7 @@ extension SessionStoreFile {
     /// Checks the file at `path` without changing it.
     ///
     /// Runs `PRAGMA integrity_check`, `PRAGMA foreign_key_check`, the tab-list
-    /// invariants of SEMANTICS.md on every browser (through the model's
+    /// invariants of the tab-list rules (<doc:TabListRules>) on every browser (through the model's
     /// `WebStateListInvariants`, the same code the live lists obey), and the
     /// history invariants (entries numbered 0..n-1 from the tab's `history_start`, current index in range).
     ///
@@ -70,7 +70,7 @@ struct StoreChecker {
         }
     }
 
-    /// SEMANTICS.md, Invariants, on every browser's stored list.
+    /// <doc:TabListRules>, Invariants, on every browser's stored list.
     private func tabLists() throws -> [Problem] {
         var problems: [Problem] = []
         let browsers = try Row.fetchAll(db, sql: "SELECT id, active_tab_id FROM browsers ORDER BY id")
@@ -124,7 +124,7 @@ struct StoreChecker {
         return problems
     }
 
-    /// SEMANTICS.md, Navigation history: entries numbered 0..n-1 and a current index in range.
+    /// <doc:TabListRules>, Navigation history: entries numbered 0..n-1 and a current index in range.
     private func histories() throws -> [Problem] {
         let rows = try Row.fetchAll(db, sql: """
             SELECT t.id, t.current_entry_index AS current,

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 extension SessionStoreFile {
     /// What `sessionstore status` shows about a store file.

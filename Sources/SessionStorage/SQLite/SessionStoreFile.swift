@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Operations on a store file as a whole: migrate, status, check.
 ///

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
-import GRDB
-import Synchronization
+internal import GRDB
+import SessionModel
 
 /// Observes one value fetched from the store, coalescing commits.
 ///
@@ -28,7 +28,7 @@ final class SnapshotObserver<Value: Sendable & Equatable>: StoreObservation {
         var monitor: ExternalChangeMonitor.Subscription?
     }
 
-    private let state = Mutex(State())
+    private let state = Protected(State())
     private let queue = DispatchQueue(label: "sessionstore.observation")
     private let onQueue = DispatchSpecificKey<Bool>()
     private let database: SessionDatabase

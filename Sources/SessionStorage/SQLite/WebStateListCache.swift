@@ -1,6 +1,5 @@
-import GRDB
+internal import GRDB
 import SessionModel
-import Synchronization
 
 /// The browsers' tab lists as last read or written by this process, shared by
 /// every repository of one ``SessionDatabase``.
@@ -11,7 +10,7 @@ import Synchronization
 /// place, without a copy), and puts the new one back when its transaction
 /// commits; a rollback leaves the browser uncached, to be read anew.
 final class WebStateListCache: Sendable {
-    private let entries = Mutex<[BrowserID: StoredWebStateList]>([:])
+    private let entries = Protected<[BrowserID: StoredWebStateList]>([:])
 
     /// The browser's list for reading: the cached one if current, else read and cached.
     func current(_ db: Database, browser: BrowserID) throws -> StoredWebStateList {

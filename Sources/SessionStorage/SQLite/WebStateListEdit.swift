@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 import SessionModel
 
 /// One change to a browser's stored list inside a write transaction: the

@@ -1,11 +1,11 @@
 import Foundation
-import GRDB
+internal import GRDB
 import SessionModel
 
 /// The SQL that reads and writes one browser's tab list.
 ///
 /// Reads a whole list on a cache miss; writes only the rows a change touches
-/// (SEMANTICS.md rules are applied by the model before this runs).
+/// (<doc:TabListRules> rules are applied by the model before this runs).
 enum WebStateListRows {
     // MARK: - Reading
 
@@ -125,7 +125,7 @@ enum WebStateListRows {
             return
         }
 
-        // SEMANTICS.md, Removal: removed tabs leave with their rows, unless the
+        // TabListRules.md, Removal: removed tabs leave with their rows, unless the
         // caller already moved the rows out (to recently closed, or to another browser).
         for removed in change.removed {
             stored.keys[removed.webState.id] = nil
