@@ -1,3 +1,5 @@
+import Foundation
+
 /// What turns one ordered list of identified items into another: removals,
 /// moves, insertions and updates, applied in that order.
 ///
@@ -23,8 +25,18 @@
 /// An item that moved and changed appears in both ``moved`` and ``updated``.
 ///
 /// ## Topics
-/// - ``removed``, ``moved``, ``inserted``, ``updated``
-/// - ``apply(to:)``, ``isEmpty``, ``summary``
+/// ### Steps
+/// - ``removed``
+/// - ``moved``
+/// - ``inserted``
+/// - ``updated``
+/// - ``Removal``
+/// - ``Move``
+/// - ``Placement``
+/// ### Applying
+/// - ``apply(to:)``
+/// - ``isEmpty``
+/// - ``summary``
 public struct ItemDiff<Item: Identifiable & Hashable & Sendable>: Hashable, Sendable where Item.ID: Sendable {
     /// An item that leaves the list.
     public struct Removal: Hashable, Sendable {
@@ -133,7 +145,7 @@ public struct ItemDiff<Item: Identifiable & Hashable & Sendable>: Hashable, Send
 }
 
 /// A diff step that does not fit the list it is applied to.
-public enum ItemDiffError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum ItemDiffError: Error, Hashable, Sendable, CustomStringConvertible, LocalizedError {
     /// A removal's index is out of range or holds another item.
     case removal(index: Int)
     /// A move's indexes are out of range, or `from` holds another item.
@@ -151,4 +163,9 @@ public enum ItemDiffError: Error, Hashable, Sendable, CustomStringConvertible {
         case .update(let index): "The diff updates index \(index), which does not hold the item it names."
         }
     }
+}
+
+extension ItemDiffError {
+    /// The same one-sentence message as `description`, for alerts and `localizedDescription`.
+    public var errorDescription: String? { description }
 }

@@ -6,7 +6,8 @@ import SessionStorage
 ///
 /// The restored tabs reach tab strips and window lists through their mediators.
 ///
-/// - Throws: ``StorageError``.
+/// Both forms throw ``StorageError``; the `async` one also throws
+/// `CancellationError` when its task was cancelled before the restore started.
 public struct RecentlyClosedCommandHandler: RecentlyClosedCommands, Sendable {
     private let recentlyClosed: any RecentlyClosedRepository
 
@@ -19,5 +20,11 @@ public struct RecentlyClosedCommandHandler: RecentlyClosedCommands, Sendable {
     public func restoreMostRecentlyClosed() throws -> BrowserID? {
         guard let entry = try recentlyClosed.entries().first else { return nil }
         return try recentlyClosed.restore(entry.id)
+    }
+
+    @discardableResult
+    public func restoreMostRecentlyClosed() async throws -> BrowserID? {
+        guard let entry = try await recentlyClosed.entries().first else { return nil }
+        return try await recentlyClosed.restore(entry.id)
     }
 }

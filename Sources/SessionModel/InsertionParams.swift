@@ -2,7 +2,11 @@
 ///
 /// Start from ``automatic()`` or ``atIndex(_:)`` and chain the options:
 ///
-///     try list.insert(tab, params: .automatic().withOpener(opener).activate())
+///     try list.insert(tab, params: .automatic().withOpener(parent.id).activate())
+///
+/// ``withOpener(_:)-(WebStateID)`` names the opener tab and records its current
+/// history index inside the insertion (Chromium's `WebStateOpener(opener)`);
+/// ``withOpener(_:)-(WebStateOpener)`` takes a link with an index of your own.
 ///
 /// ``pinned(_:)`` and ``inGroup(_:)`` are mutually exclusive: inserting with
 /// both throws ``WebStateListError/pinnedAndGrouped``.
@@ -10,8 +14,13 @@ public struct InsertionParams: Hashable, Sendable {
     /// The requested index, or `nil` to let the order controller choose (<doc:TabListRules>, Insertion, step 4).
     public var desiredIndex: Int?
 
-    /// An explicit opener; ignored when ``inheritOpener`` is set.
+    /// An explicit opener link, with the navigation index to record; ignored
+    /// when ``inheritOpener`` or ``openerTab`` is set.
     public var opener: WebStateOpener?
+
+    /// An explicit opener tab, recorded at its current history index when the tab
+    /// is inserted; ignored when ``inheritOpener`` is set.
+    public var openerTab: WebStateID?
 
     /// Whether the active tab becomes the opener, after every opener in the list is forgotten.
     public var inheritOpener: Bool
@@ -29,6 +38,7 @@ public struct InsertionParams: Hashable, Sendable {
     public init(
         desiredIndex: Int? = nil,
         opener: WebStateOpener? = nil,
+        openerTab: WebStateID? = nil,
         inheritOpener: Bool = false,
         activate: Bool = false,
         pinned: Bool = false,
@@ -36,6 +46,7 @@ public struct InsertionParams: Hashable, Sendable {
     ) {
         self.desiredIndex = desiredIndex
         self.opener = opener
+        self.openerTab = openerTab
         self.inheritOpener = inheritOpener
         self.activate = activate
         self.pinned = pinned
@@ -57,10 +68,24 @@ public struct InsertionParams: Hashable, Sendable {
         InsertionParams(desiredIndex: index)
     }
 
-    /// Returns a copy whose new tab is opened by `opener`.
+    /// Returns a copy whose new tab is opened by `opener`, recorded at the
+    /// navigation index the link carries.
     public func withOpener(_ opener: WebStateOpener) -> Self {
         var copy = self
         copy.opener = opener
+        copy.openerTab = nil
+        return copy
+    }
+
+    /// Returns a copy whose new tab is opened by the tab `opener`, recorded at
+    /// the opener's current history index, read in the same transaction as the
+    /// insertion (Chromium's `WebStateOpener(opener)`).
+    ///
+    ///     "| a* b c" (b by a)  insert(X, .automatic().withOpener(a.id))  ->  "| a* b X c"
+    public func withOpener(_ opener: WebStateID) -> Self {
+        var copy = self
+        copy.openerTab = opener
+        copy.opener = nil
         return copy
     }
 

@@ -15,12 +15,30 @@ import Foundation
 /// throws leaves the history unchanged.
 ///
 /// ## Topics
-/// - Creating: ``init()``, ``init(items:currentIndex:)``
-/// - Reading: ``items``, ``currentIndex``, ``count``, ``isEmpty``, ``currentItem``,
-///   ``canGoBack``, ``canGoForward``, ``backItems``, ``forwardItems``
-/// - Navigating: ``commit(_:)``, ``goBack()``, ``goForward()``, ``go(to:)``
-/// - Editing entries: ``replaceCurrent(with:)``, ``updateItem(at:title:faviconURL:)``
-/// - Removing entries: ``trim(toAtMost:)``, ``removeAll(where:)``
+/// ### Creating
+/// - ``init()``
+/// - ``init(items:currentIndex:)``
+/// ### Reading
+/// - ``items``
+/// - ``currentIndex``
+/// - ``count``
+/// - ``isEmpty``
+/// - ``currentItem``
+/// - ``canGoBack``
+/// - ``canGoForward``
+/// - ``backItems``
+/// - ``forwardItems``
+/// ### Navigating
+/// - ``commit(_:)``
+/// - ``goBack()``
+/// - ``goForward()``
+/// - ``go(to:)``
+/// ### Editing entries
+/// - ``replaceCurrent(with:)``
+/// - ``updateItem(at:title:faviconURL:)``
+/// ### Removing entries
+/// - ``trim(toAtMost:)``
+/// - ``removeAll(where:)``
 public struct NavigationHistory: Hashable, Sendable, Codable {
     /// The entries, oldest first.
     public private(set) var items: [NavigationItem]

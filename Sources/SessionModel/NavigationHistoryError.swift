@@ -1,9 +1,11 @@
+import Foundation
+
 /// Why a ``NavigationHistory`` mutation or a ``NavigationItem`` validation was refused.
 ///
 /// A mutation that throws leaves the history unchanged. Descriptions never
 /// contain a URL, a title or page state, only field names and numbers, so they
 /// can be logged.
-public enum NavigationHistoryError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum NavigationHistoryError: Error, Hashable, Sendable, CustomStringConvertible, LocalizedError {
     /// An index does not designate an entry of the history.
     case indexOutOfRange(index: Int, count: Int)
     /// There is no entry before the current one (or the history is empty).
@@ -45,4 +47,9 @@ public enum NavigationHistoryError: Error, Hashable, Sendable, CustomStringConve
             return "A history must keep at least 1 entry, not \(maximum)."
         }
     }
+}
+
+extension NavigationHistoryError {
+    /// The same one-sentence message as `description`, for alerts and `localizedDescription`.
+    public var errorDescription: String? { description }
 }

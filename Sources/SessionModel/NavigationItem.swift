@@ -7,10 +7,23 @@ import Foundation
 /// ``NavigationLimits``).
 ///
 /// ## Topics
-/// - Page: ``url``, ``virtualURL``, ``title``, ``faviconURL``, ``httpStatus``
-/// - How it was reached: ``referrerURL``, ``referrerPolicy``, ``transition``, ``isPost``, ``timestamp``
-/// - Engine: ``userAgentType``, ``pageState``
-/// - Validation: ``validated()``
+/// ### Page
+/// - ``url``
+/// - ``virtualURL``
+/// - ``title``
+/// - ``faviconURL``
+/// - ``httpStatus``
+/// ### How it was reached
+/// - ``referrerURL``
+/// - ``referrerPolicy``
+/// - ``transition``
+/// - ``isPost``
+/// - ``timestamp``
+/// ### Engine
+/// - ``userAgentType``
+/// - ``pageState``
+/// ### Validation
+/// - ``validated()``
 public struct NavigationItem: Hashable, Sendable, Codable {
     /// The URL that was loaded.
     public var url: String

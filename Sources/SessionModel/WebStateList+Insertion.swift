@@ -19,6 +19,11 @@ extension WebStateList {
     ///     "a | b c"              insert(X, .automatic())                 ->  "a | b c X"
     ///     "a | b c"              insert(X, .atIndex(0).pinned())         ->  "X a | b c"
     ///     "| a* b c" (b by a)    insert(X, .automatic().withOpener(a))   ->  "| a* b X c"
+    ///
+    /// ``InsertionParams/withOpener(_:)-(WebStateID)`` records the opener at its
+    /// current history index, as Chromium's `WebStateOpener(opener)` does, so the
+    /// new tab counts as the opener's child for later placements until the opener
+    /// navigates away.
     ///     "| [ 0 a b ] c"        insert(X, .atIndex(1))                  ->  "| [ 0 a X b ] c"
     ///     "| [ 0 a b ] c"        insert(X, .atIndex(2))                  ->  "| [ 0 a b ] X c"
     ///
@@ -42,9 +47,14 @@ extension WebStateList {
         guard index(of: webState.id) == nil else { throw WebStateListError.duplicateWebState(webState.id) }
         if params.pinned, params.group != nil { throw WebStateListError.pinnedAndGrouped }
         if let group = params.group { try checkGroup(group) }
-        let explicitOpener = params.opener ?? webState.opener
+        var explicitOpener = params.opener ?? webState.opener
         var openerIndex: Int?
-        if !params.inheritOpener, let explicitOpener {
+        if !params.inheritOpener, let openerTab = params.openerTab {
+            // Chromium's WebStateOpener(opener): the opener at its current history index.
+            guard let index = index(of: openerTab) else { throw WebStateListError.unknownWebState(openerTab) }
+            explicitOpener = WebStateOpener(openerID: openerTab, navigationIndex: webStates[index].navigationIndex)
+            openerIndex = index
+        } else if !params.inheritOpener, let explicitOpener {
             guard let index = index(of: explicitOpener.openerID) else {
                 throw WebStateListError.unknownWebState(explicitOpener.openerID)
             }

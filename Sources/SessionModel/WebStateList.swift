@@ -33,11 +33,54 @@
 ///     "a b | [ 0 c d* ] e"
 ///
 /// ## Topics
-/// - Reading: ``webStates``, ``pinnedCount``, ``groupIDs``, ``groups``, ``activeIndex``, ``index(of:)``, ``range(of:)``
-/// - Mutations: `insert`, `move`, `replace`, `remove`, `activate`, `setPinned`, the group mutations
-///   `createGroup`, `updateGroup`, `moveToGroup`, `removeFromGroups`, `moveGroup`, `deleteGroup`,
-///   and the tab field setters `setNavigationIndex`, `setLastActiveAt`, `setCreatedAt`
-/// - Batches: ``takeRecordedChanges()``
+/// ### Creating
+/// - ``init()``
+/// - ``init(webStates:pinnedCount:groupIDs:groups:activeIndex:)``
+/// ### Reading
+/// - ``webStates``
+/// - ``count``
+/// - ``isEmpty``
+/// - ``pinnedCount``
+/// - ``activeIndex``
+/// - ``activeWebState``
+/// - ``groupIDs``
+/// - ``groups``
+/// - ``orderedGroups``
+/// - ``entries``
+/// - ``index(of:)``
+/// - ``id(at:)``
+/// - ``isPinned(at:)``
+/// - ``groupID(at:)``
+/// - ``range(of:)``
+/// - ``opener(at:)``
+/// - ``navigationIndex(at:)``
+/// - ``isCollapsed(group:)``
+/// ### Inserting, moving and activating
+/// - ``insert(_:params:)``
+/// - ``move(from:to:)``
+/// - ``setPinned(_:at:)``
+/// - ``replace(at:with:)``
+/// - ``activate(at:)``
+/// ### Removing
+/// - ``remove(at:)``
+/// - ``remove(_:)``
+/// - ``indexesForCloseAll()``
+/// - ``indexesForCloseAllRegular()``
+/// - ``indexesForClosingGroup(_:)``
+/// - ``indexesForClosingOthers(keeping:)``
+/// ### Groups
+/// - ``createGroup(at:visualData:id:)``
+/// - ``updateGroup(_:visualData:)``
+/// - ``moveToGroup(_:group:)``
+/// - ``removeFromGroups(_:)``
+/// - ``moveGroup(_:before:)``
+/// - ``deleteGroup(_:)``
+/// ### Tab fields
+/// - ``setNavigationIndex(_:forTabAt:)``
+/// - ``setLastActiveAt(_:forTabAt:)``
+/// - ``setCreatedAt(_:forTabAt:)``
+/// ### Batches
+/// - ``takeRecordedChanges()``
 public struct WebStateList: Hashable, Sendable {
     /// The tabs, in order.
     public internal(set) var webStates: [WebState]

@@ -35,9 +35,19 @@ public struct RemovedWebState: Hashable, Sendable {
 /// caller that has no mutations to go by.
 ///
 /// ## Topics
-/// - Tabs: ``inserted``, ``removed``, ``moved``, ``updated``
-/// - Groups: ``groupsCreated``, ``groupsUpdated``, ``groupsDeleted``
-/// - Active tab: ``activeChanged``, ``previousActiveID``, ``newActiveID``
+/// ### Tabs
+/// - ``inserted``
+/// - ``removed``
+/// - ``moved``
+/// - ``updated``
+/// ### Groups
+/// - ``groupsCreated``
+/// - ``groupsUpdated``
+/// - ``groupsDeleted``
+/// ### Active tab
+/// - ``activeChanged``
+/// - ``previousActiveID``
+/// - ``newActiveID``
 public struct WebStateListChange: Hashable, Sendable {
     /// Tabs added to the list.
     public var inserted: Set<WebStateID>

@@ -1,7 +1,9 @@
+import Foundation
+
 /// Why a ``WebStateList`` mutation was refused.
 ///
 /// A mutation that throws leaves the list unchanged.
-public enum WebStateListError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum WebStateListError: Error, Hashable, Sendable, CustomStringConvertible, LocalizedError {
     /// An index does not designate a tab of the list.
     case indexOutOfRange(index: Int, count: Int)
     /// A tab (for example an opener) is not in the list.
@@ -41,4 +43,9 @@ public enum WebStateListError: Error, Hashable, Sendable, CustomStringConvertibl
             return "The tab list breaks \(violations.count) invariant(s): \(details)."
         }
     }
+}
+
+extension WebStateListError {
+    /// The same one-sentence message as `description`, for alerts and `localizedDescription`.
+    public var errorDescription: String? { description }
 }

@@ -2,11 +2,17 @@ import Foundation
 
 /// An error of the storage layer, with what a caller needs to act on it.
 ///
-/// Messages name the file and what to do; they never contain URLs, titles or
-/// page state.
-public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
+/// Every message is one plain sentence that names the file (or the browser,
+/// tab or closed entry) and what to do, fit to show in an app's alert
+/// (``errorDescription`` is the same text). Messages never contain URLs,
+/// titles or page state.
+public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     /// The database file does not exist (and was not to be created).
     case fileNotFound(path: String)
+    /// The directory that should hold the database file does not exist.
+    case directoryNotFound(path: String)
+    /// The store was closed (``SessionDatabase/close()``); open it again to use it.
+    case closed(path: String)
     /// The path names a directory or another non-regular file.
     case notARegularFile(path: String)
     /// The file is not a SQLite database, or is a SQLite database of another application.
@@ -40,10 +46,15 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// line and column) and what; the store was not changed.
     case invalidArchive(location: String, reason: String)
 
+    /// The message: one sentence naming the file and what to do.
     public var description: String {
         switch self {
         case .fileNotFound(let path):
-            "\(path): no such session store; run `sessionstore migrate --db \(path)` to create one."
+            "\(path): no such session store; create it by opening it with `createIfMissing` on."
+        case .directoryNotFound(let path):
+            "\(path): the directory \((path as NSString).deletingLastPathComponent) does not exist; create it first."
+        case .closed(let path):
+            "\(path): the session store was closed; open it again to use it."
         case .notARegularFile(let path):
             "\(path): not a regular file; give the path of a session store file."
         case .notASessionStore(let path, let reason):
@@ -51,7 +62,7 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .corrupt(let path, let reason):
             "\(path): the database is corrupt (\(reason)); restore it from a backup."
         case .databaseNewerThanBinary(let path, let applied, let known):
-            "\(path): migrated by a newer version (applied \(applied), this binary knows up to \(known)); use a newer sessionstore."
+            "\(path): migrated by a newer version (applied \(applied), this binary knows up to \(known)); use a newer version of the app or tool."
         case .migrationChecksumMismatch(let path, let identifier):
             "\(path): applied migration \(identifier) differs from this binary's copy of it; the schema cannot be trusted."
         case .migrationFailed(let path, let identifier, let reason):
@@ -63,7 +74,7 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .sqlite(let path, let operation, let reason):
             "\(path): \(operation) failed (\(reason))."
         case .migrationsPending(let path, let pending):
-            "\(path): \(pending.count) migration(s) pending (\(pending.joined(separator: ", "))); run `sessionstore migrate --db \(path)`."
+            "\(path): \(pending.count) migration(s) pending (\(pending.joined(separator: ", "))); open it for writing to migrate it."
         case .fileMovedOrDeleted(let path):
             "\(path): the file was deleted or replaced while the store was open; nothing more was written. Open it again."
         case .unknownBrowser(let id):
@@ -76,4 +87,7 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
             "Invalid document at \(location): \(reason.hasSuffix(".") ? String(reason.dropLast()) : reason); the store was not changed."
         }
     }
+
+    /// The same one-sentence message as ``description``, for alerts and `localizedDescription`.
+    public var errorDescription: String? { description }
 }

@@ -23,20 +23,35 @@ enum ExitStatus {
     /// The status for a storage error.
     static func code(for error: StorageError) -> Int32 {
         switch error {
-        case .fileNotFound, .fileMovedOrDeleted: noInput
+        case .fileNotFound, .fileMovedOrDeleted, .closed: noInput
         case .notARegularFile, .notASessionStore, .corrupt, .migrationChecksumMismatch, .migrationsPending,
             .unknownBrowser, .unknownTab, .unknownClosedEntry, .invalidArchive:
             dataError
         case .databaseNewerThanBinary: newerDatabase
         case .busy: temporaryFailure
-        case .readOnly: cannotCreate
+        case .readOnly, .directoryNotFound: cannotCreate
         case .migrationFailed, .sqlite: software
         }
     }
 
     /// Prints the error as one line on stderr and exits with its status.
     static func fail(_ error: StorageError) -> Never {
-        fail(message: error.description, status: code(for: error))
+        fail(message: message(for: error), status: code(for: error))
+    }
+
+    /// The library's message for `error`, with what to do about it from this command
+    /// where that differs from what an app would do.
+    static func message(for error: StorageError) -> String {
+        switch error {
+        case .fileNotFound(let path):
+            "\(path): no such session store; run `sessionstore migrate --db \(path)` to create one."
+        case .migrationsPending(let path, let pending):
+            "\(path): \(pending.count) migration(s) pending (\(pending.joined(separator: ", "))); run `sessionstore migrate --db \(path)`."
+        case .databaseNewerThanBinary(let path, let applied, let known):
+            "\(path): migrated by a newer version (applied \(applied), this binary knows up to \(known)); use a newer sessionstore."
+        default:
+            error.description
+        }
     }
 
     /// Prints `message` as one line on stderr and exits with `status`.

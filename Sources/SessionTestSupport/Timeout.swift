@@ -5,6 +5,11 @@ public struct TimeoutError: Error, CustomStringConvertible {
     /// What was awaited.
     public var what: String
     public var description: String { "timed out waiting for \(what)" }
+
+    /// A timeout while waiting for `what`.
+    public init(what: String) {
+        self.what = what
+    }
 }
 
 /// Runs `operation`, failing with ``TimeoutError`` after `seconds`: tests await, never sleep.
@@ -57,4 +62,11 @@ public final class ValueRecorder<Value: Sendable>: @unchecked Sendable {
         }
         return true
     }
+}
+
+/// Runs `body` as synchronous code, so that a call with both a synchronous and
+/// an `async` form takes the synchronous one even inside an `async` test: the
+/// write happens on this thread, within this main-queue turn.
+public func synchronously<T>(_ body: () throws -> T) rethrows -> T {
+    try body()
 }

@@ -26,7 +26,7 @@ import Testing
     func browserList_configureThenOneUpdatePerChange(kind: TemporaryStore.Kind) async throws {
         let store = try kind.make()
         let (first, names) = try store.seed("| a b*", scope: 1)
-        try store.histories.commit(NavigationItem(url: "https://b.example/", title: "B"), in: names.webStateID("b"))
+        try await store.histories.commit(NavigationItem(url: "https://b.example/", title: "B"), in: names.webStateID("b"))
         let consumer = RecordingBrowserListConsumer()
         let mediator = BrowserListMediator(browsers: store.browsers, consumer: consumer)
         try await consumer.log.wait(for: "the configuration") { !$0.isEmpty }
@@ -38,13 +38,13 @@ import Testing
         #expect(initial.items.first?.activeURL == "https://b.example/")
 
         let commands = BrowserListCommandHandler(browsers: store.browsers)
-        let second = try commands.openBrowser()
+        let second = try await commands.openBrowser()
         try await consumer.waitForList { $0.items.count == 2 }
-        try store.tabs.insert(in: first, params: .automatic())
+        try await store.tabs.insert(in: first, params: .automatic())
         try await consumer.waitForList { $0.items.first(where: { $0.id == first })?.tabCount == 3 }
-        try commands.activateBrowser(first)
+        try await commands.activateBrowser(first)
         try await consumer.waitForList { $0.items.first?.id == first }
-        try commands.closeBrowser(second)
+        try await commands.closeBrowser(second)
         try await consumer.waitForList { $0.items.map(\.id) == [first] }
         #expect(consumer.events.count == 5)
         #expect(chainHolds(consumer))
@@ -63,7 +63,7 @@ import Testing
             let consumer = RecordingBrowserListConsumer()
             let mediator = BrowserListMediator(browsers: store.browsers, consumer: consumer)
             try await consumer.log.wait { !$0.isEmpty }
-            _ = try store.browsers.createBrowser()
+            _ = try await store.browsers.createBrowser()
             mediator.disconnect()
             try await witness.waitForList { $0.items.count == 1 }
             #expect(consumer.events.count == 1)

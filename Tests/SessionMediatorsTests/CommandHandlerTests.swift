@@ -14,10 +14,10 @@ import Testing
         let consumer = RecordingWebStateListConsumer()
         let mediator = WebStateListMediator(browser: browser, tabs: store.tabs, consumer: consumer)
         try await consumer.configuration()
-        let commands = WebStateListCommandHandler(browser: browser, tabs: store.tabs, histories: store.histories)
-        let tab = try commands.openURL("https://example.org/", activate: true)
-        #expect(try store.tabs.webStateList(in: browser).activeWebState?.id == tab)
-        #expect(try store.histories.history(of: tab).currentItem?.url == "https://example.org/")
+        let commands = WebStateListCommandHandler(browser: browser, tabs: store.tabs)
+        let tab = try await commands.openURL("https://example.org/", activate: true)
+        await #expect(try store.tabs.webStateList(in: browser).activeWebState?.id == tab)
+        await #expect(try store.histories.history(of: tab).currentItem?.url == "https://example.org/")
         try await consumer.waitForStrip { $0.items.last?.url == "https://example.org/" }
         #expect(consumer.latest?.items.last?.isActive == true)
         #expect(consumer.chainProblems() == [])
@@ -27,7 +27,7 @@ import Testing
     @Test func tabCommands_actByIdentifier() throws {
         let store = try TemporaryStore.inMemory()
         let (browser, names) = try store.seed("| a* b c d")
-        let commands = WebStateListCommandHandler(browser: browser, tabs: store.tabs, histories: store.histories)
+        let commands = WebStateListCommandHandler(browser: browser, tabs: store.tabs)
         try commands.activateTab(names.webStateID("c"))
         #expect(try store.format(browser, names) == "| a b c* d")
         try commands.moveTab(names.webStateID("a"), to: 3)
@@ -60,13 +60,13 @@ import Testing
         let consumer = RecordingWebStateListConsumer()
         let mediator = WebStateListMediator(browser: browser, tabs: store.tabs, consumer: consumer)
         try await consumer.configuration()
-        let commands = WebStateListCommandHandler(browser: browser, tabs: store.tabs, histories: store.histories)
+        let commands = WebStateListCommandHandler(browser: browser, tabs: store.tabs)
         let reopen = RecentlyClosedCommandHandler(recentlyClosed: SQLiteRecentlyClosedRepository(database: store.database))
-        try commands.closeTab(names.webStateID("b"))
+        try await commands.closeTab(names.webStateID("b"))
         try await consumer.waitForStrip { names.format($0) == "| a* c" }
-        #expect(try reopen.restoreMostRecentlyClosed() == browser)
+        await #expect(try reopen.restoreMostRecentlyClosed() == browser)
         try await consumer.waitForStrip { names.format($0) == "| a b* c" }
-        #expect(try reopen.restoreMostRecentlyClosed() == nil)
+        await #expect(try reopen.restoreMostRecentlyClosed() == nil)
         #expect(consumer.chainProblems() == [])
         mediator.disconnect()
     }

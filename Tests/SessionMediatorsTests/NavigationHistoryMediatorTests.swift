@@ -33,24 +33,24 @@ import Testing
         let store = try kind.make()
         let (_, names) = try store.seed("| a*")
         let tab = names.webStateID("a")
-        for name in ["a", "b", "c"] { try store.histories.commit(page(name), in: tab) }
+        for name in ["a", "b", "c"] { try await store.histories.commit(page(name), in: tab) }
         let consumer = RecordingNavigationHistoryConsumer()
         let mediator = NavigationHistoryMediator(tab: tab, histories: store.histories, consumer: consumer)
         try await consumer.waitForState { self.text($0) == "a b c*" }
         let initial = try #require(consumer.latest)
         #expect(initial.canGoBack && !initial.canGoForward)
         #expect(initial.back.map(\.index) == [1, 0])  // nearest first
-        #expect(initial.current == NavigationEntryItem(
+        await #expect(initial.current == NavigationEntryItem(
             index: 2, title: "C", url: "https://c.example/", timestamp: try store.histories.history(of: tab).items[2].timestamp))
 
         let commands = NavigationCommandHandler(tab: tab, histories: store.histories)
-        try commands.goBack()
+        try await commands.goBack()
         try await consumer.waitForState { self.text($0) == "a b* c" }
-        try commands.goToEntry(at: 0)
+        try await commands.goToEntry(at: 0)
         try await consumer.waitForState { self.text($0) == "a* b c" }
-        try commands.goForward()
+        try await commands.goForward()
         try await consumer.waitForState { self.text($0) == "a b* c" }
-        try store.histories.commit(page("d"), in: tab)
+        try await store.histories.commit(page("d"), in: tab)
         try await consumer.waitForState { self.text($0) == "a b d*" }
         #expect(consumer.events.count == 5)
         #expect(consumer.events.first == .configured(initial))
@@ -63,13 +63,13 @@ import Testing
         let store = try TemporaryStore.inMemory()
         let (_, names) = try store.seed("| a*")
         let tab = names.webStateID("a")
-        try store.histories.commit(page("a"), in: tab)
-        try store.histories.commit(page("b"), in: tab)
+        try await store.histories.commit(page("a"), in: tab)
+        try await store.histories.commit(page("b"), in: tab)
         let consumer = RecordingNavigationHistoryConsumer()
         let mediator = NavigationHistoryMediator(tab: tab, histories: store.histories, consumer: consumer)
         try await consumer.waitForState { self.text($0) == "a b*" }
-        try store.histories.go(to: 1, in: tab)
-        try store.histories.goBack(in: tab)
+        try await store.histories.go(to: 1, in: tab)
+        try await store.histories.goBack(in: tab)
         try await consumer.waitForState { self.text($0) == "a* b" }
         #expect(consumer.events.count == 2)
         mediator.disconnect()
@@ -79,11 +79,11 @@ import Testing
         let store = try TemporaryStore.inMemory()
         let (_, names) = try store.seed("| a*")
         let tab = names.webStateID("a")
-        try store.histories.commit(page("a"), in: tab)
+        try await store.histories.commit(page("a"), in: tab)
         let consumer = RecordingNavigationHistoryConsumer()
         let mediator = NavigationHistoryMediator(tab: tab, histories: store.histories, consumer: consumer)
         try await consumer.waitForState { $0.current?.title == "A" }
-        try store.histories.updateItem(at: 0, in: tab, title: "Renamed", faviconURL: "https://a.example/icon.png")
+        try await store.histories.updateItem(at: 0, in: tab, title: "Renamed", faviconURL: "https://a.example/icon.png")
         try await consumer.waitForState { $0.current?.title == "Renamed" }
         #expect(consumer.latest?.current?.faviconURL == "https://a.example/icon.png")
         mediator.disconnect()
@@ -96,8 +96,8 @@ import Testing
         let consumer = RecordingNavigationHistoryConsumer()
         let mediator = NavigationHistoryMediator(tab: tab, histories: store.histories, consumer: consumer)
         try await consumer.log.wait { !$0.isEmpty }
-        let other = try SessionDatabase.open(atPath: try #require(store.path))
-        try SQLiteNavigationHistoryRepository(database: other).commit(page("x"), in: tab)
+        let other = try await SessionDatabase.open(atPath: try #require(store.path))
+        try await SQLiteNavigationHistoryRepository(database: other).commit(page("x"), in: tab)
         try other.close()
         try await consumer.waitForState("the other connection's commit") { self.text($0) == "x*" }
         mediator.disconnect()
@@ -119,12 +119,12 @@ import Testing
         let consumer = RecordingNavigationHistoryConsumer()
         let mediator = NavigationHistoryMediator(tab: tab, histories: store.histories, consumer: consumer)
         try await consumer.log.wait { !$0.isEmpty }
-        try store.histories.commit(page("a"), in: tab)
+        try synchronously { try store.histories.commit(page("a"), in: tab) }
         mediator.disconnect()
         let witness = RecordingNavigationHistoryConsumer()
         let other = NavigationHistoryMediator(tab: tab, histories: store.histories, consumer: witness)
         try await witness.waitForState { self.text($0) == "a*" }
-        try store.histories.commit(page("b"), in: tab)
+        try await store.histories.commit(page("b"), in: tab)
         try await witness.waitForState { self.text($0) == "a b*" }
         #expect(consumer.events.count == 1)
         other.disconnect()
@@ -139,7 +139,7 @@ import Testing
             let consumer = RecordingNavigationHistoryConsumer()
             let mediator = NavigationHistoryMediator(tab: names.webStateID("a"), histories: store.histories, consumer: consumer)
             try await consumer.log.wait { !$0.isEmpty }
-            try store.histories.commit(page("a"), in: names.webStateID("a"))
+            try await store.histories.commit(page("a"), in: names.webStateID("a"))
             weakMediator = mediator
             weakConsumer = consumer
         }

@@ -47,7 +47,7 @@ import Testing
         let mediator = WebStateListMediator(browser: browser, tabs: store.tabs, consumer: consumer)
         try await consumer.configuration()
         // A barrier: once its update arrives, anything queued before it has arrived too.
-        try store.tabs.activate(in: browser, at: 1)
+        try await store.tabs.activate(in: browser, at: 1)
         try await consumer.waitForStrip { names.format($0) == "| a b*" }
         #expect(consumer.events.count == 2)
         #expect(consumer.updateCount == 1)
@@ -64,9 +64,9 @@ import Testing
         let mediator = WebStateListMediator(browser: browser, tabs: store.tabs, consumer: consumer)
         let initial = try await consumer.configuration()
 
-        try store.tabs.close(in: browser, at: 1)
+        try await store.tabs.close(in: browser, at: 1)
         try await consumer.waitForStrip { names.format($0) == "| a* c" }
-        try store.tabs.move(in: browser, from: 0, to: 1)
+        try await store.tabs.move(in: browser, from: 0, to: 1)
         try await consumer.waitForStrip { names.format($0) == "| c a*" }
 
         #expect(consumer.events.count == 3)
@@ -88,7 +88,7 @@ import Testing
         try await consumer.configuration()
         let x = WebState()
         names.assign("x", to: x.id)
-        try store.tabs.insert(x, in: browser, params: .automatic().activate())
+        try await store.tabs.insert(x, in: browser, params: .automatic().activate())
         try await consumer.waitForStrip { [names] in names.format($0) == "| a b x*" }
         guard case .updated(_, let diff) = consumer.events.last else { Issue.record("no update"); return }
         #expect(diff.inserted.map(\.index) == [2])
@@ -104,7 +104,7 @@ import Testing
         let consumer = RecordingWebStateListConsumer()
         let mediator = WebStateListMediator(browser: browser, tabs: store.tabs, consumer: consumer)
         try await consumer.configuration()
-        try store.tabs.updateGroup(
+        try await store.tabs.updateGroup(
             names.groupID("0"), in: browser, visualData: TabGroupVisualData(title: "News", color: .red, isCollapsed: true))
         try await consumer.waitForStrip { $0.groups.first?.isCollapsed == true }
         guard case .updated(let strip, let diff) = consumer.events.last else { Issue.record("no update"); return }
@@ -121,7 +121,7 @@ import Testing
         let consumer = RecordingWebStateListConsumer()
         let mediator = WebStateListMediator(browser: browser, tabs: store.tabs, consumer: consumer)
         try await consumer.configuration()
-        try store.tabs.update(browser) { list in
+        try await store.tabs.update(browser) { list in
             _ = try list.setPinned(true, at: 3)
             _ = try list.remove(at: 2)
             _ = try list.activate(at: 2)
@@ -130,7 +130,7 @@ import Testing
         #expect(try store.format(browser, names) == "d | a [ 0 c* ]")
         try await consumer.waitForStrip { names.format($0) == "d | a [ 0 c* ]" }
         // Barrier, then the exact sequence.
-        try store.tabs.activate(in: browser, at: 0)
+        try await store.tabs.activate(in: browser, at: 0)
         try await consumer.waitForStrip { $0.activeIndex == 0 }
         #expect(consumer.events.count == 3, "\(consumer.events.count) events")
         #expect(consumer.updateCount == 2)
@@ -145,8 +145,8 @@ import Testing
         let consumer = RecordingWebStateListConsumer()
         let mediator = WebStateListMediator(browser: browser, tabs: store.tabs, consumer: consumer)
         try await consumer.configuration()
-        try store.tabs.update(browser) { _ = try $0.setNavigationIndex(3, forTabAt: 1) }
-        try store.tabs.activate(in: browser, at: 1)
+        try await store.tabs.update(browser) { _ = try $0.setNavigationIndex(3, forTabAt: 1) }
+        try await store.tabs.activate(in: browser, at: 1)
         try await consumer.waitForStrip { names.format($0) == "| a b*" }
         #expect(consumer.events.count == 2)
         mediator.disconnect()
@@ -165,10 +165,10 @@ import Testing
         var rng = SplitMix64(seed: seed)
         var changes = 0
         for _ in 0..<200 {
-            let list = try store.tabs.webStateList(in: browser)
+            let list = try await store.tabs.webStateList(in: browser)
             let operation = RandomWebStateListOperation.random(for: list, using: &rng)
             do {
-                try store.tabs.update(browser) { try operation(&$0) }
+                try await store.tabs.update(browser) { try operation(&$0) }
             } catch is WebStateListError {
                 continue
             }
@@ -195,9 +195,9 @@ import Testing
         var rng = SplitMix64(seed: seed)
         for _ in 0..<40 {
             for _ in 0..<Int.random(in: 1...12, using: &rng) {
-                let list = try store.tabs.webStateList(in: browser)
+                let list = try await store.tabs.webStateList(in: browser)
                 let operation = RandomWebStateListOperation.random(for: list, using: &rng)
-                _ = try? store.tabs.update(browser) { try operation(&$0) }
+                _ = try? await store.tabs.update(browser) { try operation(&$0) }
             }
             let strip = try store.strip(browser)
             try await consumer.waitForStrip { $0 == strip }
@@ -216,9 +216,11 @@ import Testing
         let consumer = RecordingWebStateListConsumer()
         let mediator = WebStateListMediator(browser: browser, tabs: store.tabs, consumer: consumer)
         try await consumer.configuration()
-        for step in 0..<1_000 {
-            try store.tabs.activate(in: browser, at: step % 3)
-            if step % 100 == 0 { try store.tabs.insert(in: browser, params: .automatic()) }
+        try synchronously {
+            for step in 0..<1_000 {
+                try store.tabs.activate(in: browser, at: step % 3)
+                if step % 100 == 0 { try store.tabs.insert(in: browser, params: .automatic()) }
+            }
         }
         let final = try store.strip(browser)
         try await consumer.waitForStrip("the final strip") { $0 == final }
@@ -266,8 +268,8 @@ import Testing
         let consumer = RecordingWebStateListConsumer()
         let mediator = WebStateListMediator(browser: browser, tabs: store.tabs, consumer: consumer)
         try await consumer.configuration()
-        let other = try SessionDatabase.open(atPath: try #require(store.path))
-        try SQLiteWebStateListRepository(database: other).close(in: browser, at: 0)
+        let other = try await SessionDatabase.open(atPath: try #require(store.path))
+        try await SQLiteWebStateListRepository(database: other).close(in: browser, at: 0)
         try other.close()
         try await consumer.waitForStrip("the other connection's write") { names.format($0) == "| b*" }
         #expect(consumer.chainProblems() == [])
@@ -284,15 +286,15 @@ import Testing
         try await consumer.configuration()
         #expect(mediator.isConnected)
         // Commit, then disconnect in the same main-queue turn: the update may be pending already.
-        try store.tabs.activate(in: browser, at: 1)
+        try synchronously { try store.tabs.activate(in: browser, at: 1) }
         mediator.disconnect()
         #expect(!mediator.isConnected)
-        try store.tabs.close(in: browser, at: 0)
+        try await store.tabs.close(in: browser, at: 0)
         // A second mediator is the barrier: once it shows the last write, the first one's deliveries are past.
         let witness = RecordingWebStateListConsumer()
         let other = WebStateListMediator(browser: browser, tabs: store.tabs, consumer: witness)
         try await witness.waitForStrip { names.format($0) == "| b*" }
-        try store.tabs.insert(in: browser, params: .automatic())
+        try await store.tabs.insert(in: browser, params: .automatic())
         try await witness.waitForStrip { $0.items.count == 2 }
         #expect(consumer.events.count == 1)
         other.disconnect()
@@ -304,7 +306,7 @@ import Testing
         let consumer = RecordingWebStateListConsumer()
         let mediator = WebStateListMediator(browser: browser, tabs: store.tabs, consumer: consumer)
         try await consumer.configuration()
-        try store.browsers.closeBrowser(browser)
+        try await store.browsers.closeBrowser(browser)
         try await consumer.log.wait(for: "unavailability") { $0.count == 2 }
         #expect(consumer.events.last == .unavailable(.closed))
         #expect(!mediator.isConnected)
@@ -329,7 +331,7 @@ import Testing
             let mediator = WebStateListMediator(browser: browser, tabs: store.tabs, consumer: consumer)
             try await consumer.configuration()
             // An update in flight when they go.
-            try store.tabs.activate(in: browser, at: 1)
+            try await store.tabs.activate(in: browser, at: 1)
             weakMediator = mediator
             weakConsumer = consumer
         }
@@ -347,11 +349,11 @@ import Testing
         weakConsumer = consumer
         consumer = nil
         #expect(weakConsumer == nil)
-        try store.tabs.activate(in: browser, at: 1)
+        try await store.tabs.activate(in: browser, at: 1)
         let witness = RecordingWebStateListConsumer()
         let other = WebStateListMediator(browser: browser, tabs: store.tabs, consumer: witness)
         try await witness.waitForStrip { names.format($0) == "| a b*" }
-        try store.tabs.activate(in: browser, at: 0)
+        try await store.tabs.activate(in: browser, at: 0)
         try await witness.waitForStrip { names.format($0) == "| a* b" }
         #expect(!mediator.isConnected)
         other.disconnect()

@@ -26,8 +26,11 @@ public struct SessionArchive: Codable, Sendable, Hashable {
 
     /// A browser (window) and its tab list.
     public struct Browser: Codable, Sendable, Hashable {
+        /// The browser's identifier.
         public var id: BrowserID
+        /// When the browser was created.
         public var createdAt: Date
+        /// When the browser was last made active (windows are listed most recent first).
         public var lastActiveAt: Date
         /// The active tab, if any.
         public var activeTab: WebStateID?
@@ -41,22 +44,31 @@ public struct SessionArchive: Codable, Sendable, Hashable {
 
     /// A tab group's identity and visual data.
     public struct Group: Codable, Sendable, Hashable {
+        /// The group's identifier.
         public var id: TabGroupID
+        /// The group's title; may be empty.
         public var title: String
+        /// The group's colour.
         public var color: TabGroupColor
+        /// Whether the group is collapsed.
         public var collapsed: Bool
     }
 
     /// A tab with its history.
     public struct Tab: Codable, Sendable, Hashable {
+        /// The tab's identifier; unique in the whole document.
         public var id: WebStateID
+        /// Whether the tab is pinned: pinned tabs come first and belong to no group.
         public var pinned: Bool
         /// The tab's group, one of its browser's groups.
         public var group: TabGroupID?
         /// The tab that opened it, in the same browser.
         public var opener: Opener?
+        /// When the tab was created.
         public var createdAt: Date
+        /// When the tab was last activated.
         public var lastActiveAt: Date
+        /// The tab's back/forward list.
         public var history: History
         /// Opaque engine state (WebKit's interaction state), base64.
         public var engineState: Data?
@@ -64,6 +76,7 @@ public struct SessionArchive: Codable, Sendable, Hashable {
 
     /// An opener link.
     public struct Opener: Codable, Sendable, Hashable {
+        /// The tab that opened this one.
         public var tab: WebStateID
         /// The opener's history index when it opened the tab.
         public var navigationIndex: Int?
@@ -73,21 +86,33 @@ public struct SessionArchive: Codable, Sendable, Hashable {
     public struct History: Codable, Sendable, Hashable {
         /// The current entry's index; absent when there are no entries.
         public var currentIndex: Int?
+        /// The entries, oldest first.
         public var entries: [Entry]
     }
 
     /// One history entry.
     public struct Entry: Codable, Sendable, Hashable {
+        /// The URL that was loaded; not empty.
         public var url: String
+        /// The URL shown to the user, when it differs from ``url``.
         public var virtualUrl: String?
+        /// The page title; may be empty.
         public var title: String
+        /// The referrer sent with the request, if any.
         public var referrerUrl: String?
+        /// The referrer policy the request used.
         public var referrerPolicy: ReferrerPolicy
+        /// How the user got to the page.
         public var transition: NavigationTransition
+        /// When the navigation was committed.
         public var timestamp: Date
+        /// The HTTP status of the main resource, in `0...999`, if known.
         public var httpStatus: Int?
+        /// Whether the page was the result of a POST.
         public var post: Bool
+        /// The page's favicon URL, if known.
         public var faviconUrl: String?
+        /// The user agent the page was loaded with.
         public var userAgent: UserAgentType
         /// Opaque page state, base64.
         public var pageState: Data?
@@ -96,8 +121,12 @@ public struct SessionArchive: Codable, Sendable, Hashable {
     /// A recently closed entry. A window's tabs live in its ``Browser``
     /// (whose ``Browser/closedEntry`` names the entry); a tab's or group's here.
     public struct ClosedEntry: Codable, Sendable, Hashable {
+        /// The entry's identifier.
         public var id: ClosedEntryID
+        /// What was closed: exactly one tab, a group (its tabs and ``group``), or a
+        /// window (no tabs here: one ``Browser`` names the entry in ``Browser/closedEntry``).
         public var kind: RecentlyClosedEntry.Kind
+        /// When it was closed.
         public var closedAt: Date
         /// The browser it was closed from, if it still exists.
         public var browser: BrowserID?

@@ -2,7 +2,11 @@ import SessionModel
 
 /// The browsers (windows) of a store.
 ///
-/// Implementations are thread-safe; every call is one transaction.
+/// Implementations are thread-safe; every call is one transaction, in a
+/// synchronous form (on the caller's thread) and an `async` form of the same
+/// name (on the store's writer queue or a reader; see ``WebStateListRepository``
+/// for the cancellation rule). Every call can throw the storage errors listed
+/// there (``StorageError/closed(path:)``, ``StorageError/busy(path:)``, …).
 ///
 /// ## Topics
 /// - ``createBrowser()``
@@ -14,16 +18,30 @@ public protocol BrowserRepository: Sendable {
     /// Creates an empty browser and returns it.
     func createBrowser() throws -> Browser
 
+    /// Creates an empty browser and returns it, on the store's writer queue.
+    func createBrowser() async throws -> Browser
+
     /// Every open browser, the most recently active first.
     func browsers() throws -> [Browser]
 
+    /// Every open browser, the most recently active first, read off the caller's thread.
+    func browsers() async throws -> [Browser]
+
     /// The open browser with this identifier, or `nil`.
     func browser(_ id: BrowserID) throws -> Browser?
+
+    /// The open browser with this identifier, or `nil`, read off the caller's thread.
+    func browser(_ id: BrowserID) async throws -> Browser?
 
     /// Records that the browser became the active window now.
     ///
     /// - Throws: ``StorageError/unknownBrowser(_:)``.
     func markActive(_ id: BrowserID) throws
+
+    /// Records that the browser became the active window now, on the store's writer queue.
+    ///
+    /// - Throws: ``StorageError/unknownBrowser(_:)``, `CancellationError` before the write started.
+    func markActive(_ id: BrowserID) async throws
 
     /// Closes the browser and every tab in it, recording a restorable window
     /// in ``RecentlyClosedRepository``.
@@ -31,8 +49,16 @@ public protocol BrowserRepository: Sendable {
     /// - Throws: ``StorageError/unknownBrowser(_:)``.
     func closeBrowser(_ id: BrowserID) throws
 
+    /// Closes the browser and every tab in it, on the store's writer queue.
+    ///
+    /// - Throws: ``StorageError/unknownBrowser(_:)``, `CancellationError` before the write started.
+    func closeBrowser(_ id: BrowserID) async throws
+
     /// Every open browser with its tab count and active tab, most recently active first.
     func browserSummaries() throws -> [BrowserSummary]
+
+    /// Every open browser with its tab count and active tab, read off the caller's thread.
+    func browserSummaries() async throws -> [BrowserSummary]
 
     /// Observes ``browserSummaries()``: the current value first, then one value
     /// per committed change that altered it, on a private serial queue.
@@ -42,16 +68,10 @@ public protocol BrowserRepository: Sendable {
 }
 
 extension BrowserRepository {
-    /// ``browserSummaries()`` as an asynchronous sequence of values.
+    /// ``browserSummaries()`` as an asynchronous sequence of values, the current one first.
+    ///
+    /// It throws ``StorageError`` when the store cannot be read; ending the iteration stops the observation.
     public func browserSummarySequence() -> AsyncThrowingStream<[BrowserSummary], any Error> {
-        AsyncThrowingStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
-            let observation = observeBrowsers { result in
-                switch result {
-                case .success(let value): continuation.yield(value)
-                case .failure(let error): continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in observation.cancel() }
-        }
+        StoreObservationStream.make { observeBrowsers(onChange: $0) }
     }
 }

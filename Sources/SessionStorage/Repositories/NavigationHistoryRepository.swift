@@ -3,7 +3,9 @@ import SessionModel
 
 /// Each tab's back/forward history, its optional engine state, and clearing browsing data.
 ///
-/// Every call is one transaction. Histories keep at most the store's
+/// Every call is one transaction, in a synchronous and an `async` form of the
+/// same name (see ``WebStateListRepository`` for threading, cancellation and the
+/// storage errors every call can throw). Histories keep at most the store's
 /// configured number of entries (75 by default), trimming the entries farthest
 /// from the current one; the current entry is never trimmed.
 ///
@@ -25,6 +27,11 @@ public protocol NavigationHistoryRepository: Sendable {
     /// - Throws: ``StorageError/unknownTab(_:)``.
     func history(of tab: WebStateID) throws -> NavigationHistory
 
+    /// The tab's history, read off the caller's thread.
+    ///
+    /// - Throws: ``StorageError/unknownTab(_:)``.
+    func history(of tab: WebStateID) async throws -> NavigationHistory
+
     /// Applies `body` to the tab's history and persists the result in one
     /// transaction, writing only the entries that changed. The tab's
     /// `current_entry_index` follows, so openers see the new history index.
@@ -35,14 +42,36 @@ public protocol NavigationHistoryRepository: Sendable {
     @discardableResult
     func update<T>(_ tab: WebStateID, _ body: (inout NavigationHistory) throws -> T) throws -> T
 
+    /// Applies `body` to the tab's history in one transaction on the store's writer queue.
+    ///
+    /// - Throws: ``StorageError/unknownTab(_:)``, `NavigationHistoryError` from `body`,
+    ///   `CancellationError` if the task was cancelled before the write started.
+    @discardableResult
+    func update<T: Sendable>(_ tab: WebStateID, _ body: @escaping @Sendable (inout NavigationHistory) throws -> T)
+        async throws -> T
+
     /// Stores the tab's opaque engine state (WebKit's interaction state), or removes it with `nil`.
     ///
     /// A blob larger than the store's cap (5 MiB by default) is dropped, never
     /// truncated: the previous state is removed too and the result says so.
+    ///
+    /// - Throws: ``StorageError/unknownTab(_:)``.
     func setEngineState(_ data: Data?, for tab: WebStateID) throws -> EngineStateWrite
 
+    /// Stores or removes the tab's engine state, on the store's writer queue.
+    ///
+    /// - Throws: ``StorageError/unknownTab(_:)``, `CancellationError` before the write started.
+    func setEngineState(_ data: Data?, for tab: WebStateID) async throws -> EngineStateWrite
+
     /// The tab's engine state, if any. Reading tab lists never loads it.
+    ///
+    /// - Throws: ``StorageError/unknownTab(_:)``.
     func engineState(of tab: WebStateID) throws -> Data?
+
+    /// The tab's engine state, if any, read off the caller's thread.
+    ///
+    /// - Throws: ``StorageError/unknownTab(_:)``.
+    func engineState(of tab: WebStateID) async throws -> Data?
 
     /// Deletes history entries across every tab, open or closed, keeping every
     /// history valid (a current entry that goes is replaced by its nearest survivor).
@@ -50,6 +79,12 @@ public protocol NavigationHistoryRepository: Sendable {
     /// - Returns: How many entries were deleted.
     @discardableResult
     func clearBrowsingData(_ filter: BrowsingDataFilter) throws -> Int
+
+    /// Deletes history entries across every tab, on the store's writer queue.
+    ///
+    /// - Returns: How many entries were deleted.
+    @discardableResult
+    func clearBrowsingData(_ filter: BrowsingDataFilter) async throws -> Int
 
     /// Observes the tab's history: the current value first, then one value per
     /// committed change that altered it, on a private serial queue.
@@ -78,51 +113,109 @@ public enum BrowsingDataFilter: Hashable, Sendable {
     case all
 }
 
+/// One-navigation conveniences: each is one ``NavigationHistoryRepository/update(_:_:)``
+/// transaction, in a synchronous and an `async` form of the same name.
+///
+/// Each throws ``StorageError/unknownTab(_:)`` for a tab the store does not have
+/// and `NavigationHistoryError` when the history cannot move that way.
 extension NavigationHistoryRepository {
     /// Commits a new navigation: forward entries are dropped, `item` appended and made current.
     @discardableResult
     public func commit(_ item: NavigationItem, in tab: WebStateID) throws -> NavigationHistory {
-        try update(tab) { history in
+        try update(tab, HistoryEdit.commit(item))
+    }
+
+    /// Commits a new navigation, on the store's writer queue.
+    @discardableResult
+    public func commit(_ item: NavigationItem, in tab: WebStateID) async throws -> NavigationHistory {
+        try await update(tab, HistoryEdit.commit(item))
+    }
+
+    /// Goes back one entry.
+    public func goBack(in tab: WebStateID) throws {
+        try update(tab, HistoryEdit.goBack)
+    }
+
+    /// Goes back one entry, on the store's writer queue.
+    public func goBack(in tab: WebStateID) async throws {
+        try await update(tab, HistoryEdit.goBack)
+    }
+
+    /// Goes forward one entry.
+    public func goForward(in tab: WebStateID) throws {
+        try update(tab, HistoryEdit.goForward)
+    }
+
+    /// Goes forward one entry, on the store's writer queue.
+    public func goForward(in tab: WebStateID) async throws {
+        try await update(tab, HistoryEdit.goForward)
+    }
+
+    /// Makes the entry at `index` current.
+    public func go(to index: Int, in tab: WebStateID) throws {
+        try update(tab, HistoryEdit.go(to: index))
+    }
+
+    /// Makes the entry at `index` current, on the store's writer queue.
+    public func go(to index: Int, in tab: WebStateID) async throws {
+        try await update(tab, HistoryEdit.go(to: index))
+    }
+
+    /// Replaces the current entry (a redirect or replaceState), keeping the index.
+    public func replaceCurrent(with item: NavigationItem, in tab: WebStateID) throws {
+        try update(tab, HistoryEdit.replaceCurrent(with: item))
+    }
+
+    /// Replaces the current entry, keeping the index, on the store's writer queue.
+    public func replaceCurrent(with item: NavigationItem, in tab: WebStateID) async throws {
+        try await update(tab, HistoryEdit.replaceCurrent(with: item))
+    }
+
+    /// Sets an entry's title and/or favicon after the fact.
+    public func updateItem(at index: Int, in tab: WebStateID, title: String?, faviconURL: String?? = nil) throws {
+        try update(tab, HistoryEdit.updateItem(at: index, title: title, faviconURL: faviconURL))
+    }
+
+    /// Sets an entry's title and/or favicon after the fact, on the store's writer queue.
+    public func updateItem(
+        at index: Int, in tab: WebStateID, title: String?, faviconURL: String?? = nil
+    ) async throws {
+        try await update(tab, HistoryEdit.updateItem(at: index, title: title, faviconURL: faviconURL))
+    }
+
+    /// The tab's history as an asynchronous sequence; see ``observe(_:onChange:)``.
+    ///
+    /// It starts with the current history, finishes normally when the tab no
+    /// longer exists, and throws ``StorageError`` when the store cannot be read.
+    public func histories(of tab: WebStateID) -> AsyncThrowingStream<NavigationHistory, any Error> {
+        StoreObservationStream.make { observe(tab, onChange: $0) }
+    }
+}
+
+/// The history edits behind the conveniences, shared by their two forms.
+enum HistoryEdit {
+    typealias Edit<T> = @Sendable (inout NavigationHistory) throws -> T
+
+    static func commit(_ item: NavigationItem) -> Edit<NavigationHistory> {
+        { history in
             try history.commit(item)
             return history
         }
     }
 
-    /// Goes back one entry.
-    public func goBack(in tab: WebStateID) throws {
-        try update(tab) { _ = try $0.goBack() }
+    static let goBack: Edit<Void> = { _ = try $0.goBack() }
+
+    static let goForward: Edit<Void> = { _ = try $0.goForward() }
+
+    static func go(to index: Int) -> Edit<Void> {
+        { _ = try $0.go(to: index) }
     }
 
-    /// Goes forward one entry.
-    public func goForward(in tab: WebStateID) throws {
-        try update(tab) { _ = try $0.goForward() }
+    static func replaceCurrent(with item: NavigationItem) -> Edit<Void> {
+        { _ = try $0.replaceCurrent(with: item) }
     }
 
-    /// Makes the entry at `index` current.
-    public func go(to index: Int, in tab: WebStateID) throws {
-        try update(tab) { _ = try $0.go(to: index) }
-    }
-
-    /// Replaces the current entry (a redirect or replaceState), keeping the index.
-    public func replaceCurrent(with item: NavigationItem, in tab: WebStateID) throws {
-        try update(tab) { _ = try $0.replaceCurrent(with: item) }
-    }
-
-    /// Sets an entry's title and/or favicon after the fact.
-    public func updateItem(at index: Int, in tab: WebStateID, title: String?, faviconURL: String?? = nil) throws {
-        try update(tab) { _ = try $0.updateItem(at: index, title: title, faviconURL: faviconURL) }
-    }
-
-    /// The tab's history as an asynchronous sequence; see ``observe(_:onChange:)``.
-    public func histories(of tab: WebStateID) -> AsyncThrowingStream<NavigationHistory, any Error> {
-        AsyncThrowingStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
-            let observation = observe(tab) { result in
-                switch result {
-                case .success(let value): continuation.yield(value)
-                case .failure(let error): continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in observation.cancel() }
-        }
+    static func updateItem(at index: Int, title: String?, faviconURL: String??) -> Edit<Void> {
+        { _ = try $0.updateItem(at: index, title: title, faviconURL: faviconURL) }
     }
 }

@@ -9,6 +9,9 @@ import SessionModel
 /// entries up to its cap (25 by default) and drops entries older than its
 /// lifetime (14 days by default), both applied whenever an entry is recorded.
 ///
+/// Every call has a synchronous and an `async` form of the same name, and can
+/// throw the storage errors listed in ``WebStateListRepository``.
+///
 /// ## Topics
 /// - ``entries()``
 /// - ``restore(_:)``
@@ -19,6 +22,9 @@ import SessionModel
 public protocol RecentlyClosedRepository: Sendable {
     /// Every entry, the most recently closed first.
     func entries() throws -> [RecentlyClosedEntry]
+
+    /// Every entry, the most recently closed first, read off the caller's thread.
+    func entries() async throws -> [RecentlyClosedEntry]
 
     /// Brings an entry back and removes it from the list.
     ///
@@ -33,19 +39,40 @@ public protocol RecentlyClosedRepository: Sendable {
     @discardableResult
     func restore(_ id: ClosedEntryID) throws -> BrowserID
 
+    /// Brings an entry back, on the store's writer queue; see the synchronous form.
+    ///
+    /// - Returns: The browser the entry was restored into.
+    /// - Throws: ``StorageError/unknownClosedEntry(_:)``, `CancellationError` before the write started.
+    @discardableResult
+    func restore(_ id: ClosedEntryID) async throws -> BrowserID
+
     /// Deletes one entry and everything it holds.
     ///
     /// - Throws: ``StorageError/unknownClosedEntry(_:)``.
     func forget(_ id: ClosedEntryID) throws
 
+    /// Deletes one entry and everything it holds, on the store's writer queue.
+    ///
+    /// - Throws: ``StorageError/unknownClosedEntry(_:)``, `CancellationError` before the write started.
+    func forget(_ id: ClosedEntryID) async throws
+
     /// Deletes every entry.
     func forgetAll() throws
+
+    /// Deletes every entry, on the store's writer queue.
+    func forgetAll() async throws
 
     /// Applies the cap and lifetime now (they are otherwise applied when an entry is recorded).
     ///
     /// - Returns: How many entries were deleted.
     @discardableResult
     func pruneExpired() throws -> Int
+
+    /// Applies the cap and lifetime now, on the store's writer queue.
+    ///
+    /// - Returns: How many entries were deleted.
+    @discardableResult
+    func pruneExpired() async throws -> Int
 
     /// Observes ``entries()``: the current value first, then one value per
     /// committed change that altered it, on a private serial queue.

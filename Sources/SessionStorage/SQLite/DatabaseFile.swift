@@ -47,9 +47,10 @@ enum DatabaseFile {
     static func createPrivate(atPath path: String) throws {
         let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            let reason = String(cString: strerror(errno))
-            if errno == EEXIST { return }
-            throw StorageError.readOnly(path: path, reason: reason)
+            let code = errno
+            if code == EEXIST { return }
+            if code == ENOENT { throw StorageError.directoryNotFound(path: path) }
+            throw StorageError.readOnly(path: path, reason: String(cString: strerror(code)))
         }
         close(descriptor)
     }

@@ -12,29 +12,80 @@ public final class SQLiteBrowserRepository: BrowserRepository {
     }
 
     public func createBrowser() throws -> Browser {
-        try database.mutate { db in try BrowserRows.insert(db, offTheRecord: database.isOffTheRecord) }
+        try database.mutate(creatingBrowser())
+    }
+
+    public func createBrowser() async throws -> Browser {
+        try await database.mutate(creatingBrowser())
     }
 
     public func browsers() throws -> [Browser] {
-        try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT id, created_at, last_active_at FROM browsers
-                WHERE closed_entry_id IS NULL ORDER BY last_active_at DESC, created_at DESC, id
-                """).compactMap(browser(from:))
-        }
+        try database.read(readingBrowsers())
+    }
+
+    public func browsers() async throws -> [Browser] {
+        try await database.read(readingBrowsers())
     }
 
     public func browser(_ id: BrowserID) throws -> Browser? {
-        try database.read { db in
-            try Row.fetchOne(
-                db, sql: "SELECT id, created_at, last_active_at FROM browsers WHERE id = ? AND closed_entry_id IS NULL",
-                arguments: [id.uuidString]
-            ).flatMap(browser(from:))
-        }
+        try database.read(readingBrowser(id))
+    }
+
+    public func browser(_ id: BrowserID) async throws -> Browser? {
+        try await database.read(readingBrowser(id))
     }
 
     public func markActive(_ id: BrowserID) throws {
-        try database.mutate { db in
+        try database.mutate(markingActive(id))
+    }
+
+    public func markActive(_ id: BrowserID) async throws {
+        try await database.mutate(markingActive(id))
+    }
+
+    public func closeBrowser(_ id: BrowserID) throws {
+        try database.mutate(closing(id))
+    }
+
+    public func closeBrowser(_ id: BrowserID) async throws {
+        try await database.mutate(closing(id))
+    }
+
+    public func browserSummaries() throws -> [BrowserSummary] {
+        try database.read(readingSummaries())
+    }
+
+    public func browserSummaries() async throws -> [BrowserSummary] {
+        try await database.read(readingSummaries())
+    }
+
+    // MARK: - Transactions
+
+    private func creatingBrowser() -> @Sendable (Database) throws -> Browser {
+        let offTheRecord = database.isOffTheRecord
+        return { db in try BrowserRows.insert(db, offTheRecord: offTheRecord) }
+    }
+
+    private func readingBrowsers() -> @Sendable (Database) throws -> [Browser] {
+        { db in
+            try Row.fetchAll(db, sql: """
+                SELECT id, created_at, last_active_at FROM browsers
+                WHERE closed_entry_id IS NULL ORDER BY last_active_at DESC, created_at DESC, id
+                """).compactMap(self.browser(from:))
+        }
+    }
+
+    private func readingBrowser(_ id: BrowserID) -> @Sendable (Database) throws -> Browser? {
+        { db in
+            try Row.fetchOne(
+                db, sql: "SELECT id, created_at, last_active_at FROM browsers WHERE id = ? AND closed_entry_id IS NULL",
+                arguments: [id.uuidString]
+            ).flatMap(self.browser(from:))
+        }
+    }
+
+    private func markingActive(_ id: BrowserID) -> @Sendable (Database) throws -> Void {
+        { db in
             try db.execute(
                 sql: "UPDATE browsers SET last_active_at = ? WHERE id = ? AND closed_entry_id IS NULL",
                 arguments: [try BrowserRows.latestActivation(db), id.uuidString])
@@ -42,9 +93,9 @@ public final class SQLiteBrowserRepository: BrowserRepository {
         }
     }
 
-    public func closeBrowser(_ id: BrowserID) throws {
+    private func closing(_ id: BrowserID) -> @Sendable (Database) throws -> Void {
         let configuration = database.configuration
-        try database.mutate { db in
+        return { db in
             guard try WebStateListRows.revision(db, browser: id) != nil else {
                 throw StorageError.unknownBrowser(id.uuidString)
             }
@@ -53,16 +104,19 @@ public final class SQLiteBrowserRepository: BrowserRepository {
         }
     }
 
-    public func browserSummaries() throws -> [BrowserSummary] {
-        try database.read { db in try Self.summaries(db, offTheRecord: database.isOffTheRecord) }
+    private func readingSummaries() -> @Sendable (Database) throws -> [BrowserSummary] {
+        let offTheRecord = database.isOffTheRecord
+        return { db in try Self.summaries(db, offTheRecord: offTheRecord) }
     }
+
+    // MARK: - Observing
 
     public func observeBrowsers(
         onChange: @escaping @Sendable (Result<[BrowserSummary], any Error>) -> Void
     ) -> any StoreObservation {
-        let offTheRecord = database.isOffTheRecord
-        return SnapshotObserver(
-            database: database, tables: ["browsers", "tabs", "navigation_entries"], fetch: { db in try Self.summaries(db, offTheRecord: offTheRecord) }, onChange: onChange)
+        SnapshotObserver(
+            database: database, tables: ["browsers", "tabs", "navigation_entries"], fetch: readingSummaries(),
+            onChange: onChange)
     }
 
     private static func summaries(_ db: Database, offTheRecord: Bool) throws -> [BrowserSummary] {

@@ -15,27 +15,76 @@ public final class SQLiteNavigationHistoryRepository: NavigationHistoryRepositor
     }
 
     public func history(of tab: WebStateID) throws -> NavigationHistory {
-        try database.read { db in try NavigationHistoryRows.load(db, tab: tab).history }
+        try database.read(readingHistory(tab))
+    }
+
+    public func history(of tab: WebStateID) async throws -> NavigationHistory {
+        try await database.read(readingHistory(tab))
     }
 
     @discardableResult
     public func update<T>(_ tab: WebStateID, _ body: (inout NavigationHistory) throws -> T) throws -> T {
         let maximum = database.configuration.maximumNavigationEntries
-        return try database.mutate { db in
-            let stored = try NavigationHistoryRows.load(db, tab: tab)
-            var history = stored.history
-            let result = try body(&history)
-            // TabListRules.md, Navigation history: keep at most `maximum`, trimming the farthest from the current one.
-            if history.count > maximum { try history.trim(toAtMost: maximum) }
-            history = try history.withStoredPrecision()
-            try self.write(db, from: stored, to: history)
-            return result
-        }
+        return try database.mutate { db in try self.apply(db, tab: tab, maximum: maximum, body) }
+    }
+
+    @discardableResult
+    public func update<T: Sendable>(
+        _ tab: WebStateID, _ body: @escaping @Sendable (inout NavigationHistory) throws -> T
+    ) async throws -> T {
+        let maximum = database.configuration.maximumNavigationEntries
+        return try await database.mutate { db in try self.apply(db, tab: tab, maximum: maximum, body) }
     }
 
     public func setEngineState(_ data: Data?, for tab: WebStateID) throws -> EngineStateWrite {
+        try database.mutate(settingEngineState(data, for: tab))
+    }
+
+    public func setEngineState(_ data: Data?, for tab: WebStateID) async throws -> EngineStateWrite {
+        try await database.mutate(settingEngineState(data, for: tab))
+    }
+
+    public func engineState(of tab: WebStateID) throws -> Data? {
+        try database.read(readingEngineState(tab))
+    }
+
+    public func engineState(of tab: WebStateID) async throws -> Data? {
+        try await database.read(readingEngineState(tab))
+    }
+
+    @discardableResult
+    public func clearBrowsingData(_ filter: BrowsingDataFilter) throws -> Int {
+        try database.mutate(clearing(filter))
+    }
+
+    @discardableResult
+    public func clearBrowsingData(_ filter: BrowsingDataFilter) async throws -> Int {
+        try await database.mutate(clearing(filter))
+    }
+
+    // MARK: - Transactions
+
+    private func readingHistory(_ tab: WebStateID) -> @Sendable (Database) throws -> NavigationHistory {
+        { db in try NavigationHistoryRows.load(db, tab: tab).history }
+    }
+
+    /// Applies `body` to the tab's history and writes what changed: the transaction of ``update(_:_:)``.
+    private func apply<T>(
+        _ db: Database, tab: WebStateID, maximum: Int, _ body: (inout NavigationHistory) throws -> T
+    ) throws -> T {
+        let stored = try NavigationHistoryRows.load(db, tab: tab)
+        var history = stored.history
+        let result = try body(&history)
+        // TabListRules.md, Navigation history: keep at most `maximum`, trimming the farthest from the current one.
+        if history.count > maximum { try history.trim(toAtMost: maximum) }
+        history = try history.withStoredPrecision()
+        try write(db, from: stored, to: history)
+        return result
+    }
+
+    private func settingEngineState(_ data: Data?, for tab: WebStateID) -> @Sendable (Database) throws -> EngineStateWrite {
         let limit = database.configuration.maximumEngineStateBytes
-        return try database.mutate { db in
+        return { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM tabs WHERE id = ?", arguments: [tab.uuidString]) != nil else {
                 throw StorageError.unknownTab(tab.uuidString)
             }
@@ -50,8 +99,8 @@ public final class SQLiteNavigationHistoryRepository: NavigationHistoryRepositor
         }
     }
 
-    public func engineState(of tab: WebStateID) throws -> Data? {
-        try database.read { db in
+    private func readingEngineState(_ tab: WebStateID) -> @Sendable (Database) throws -> Data? {
+        { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM tabs WHERE id = ?", arguments: [tab.uuidString]) != nil else {
                 throw StorageError.unknownTab(tab.uuidString)
             }
@@ -60,9 +109,8 @@ public final class SQLiteNavigationHistoryRepository: NavigationHistoryRepositor
         }
     }
 
-    @discardableResult
-    public func clearBrowsingData(_ filter: BrowsingDataFilter) throws -> Int {
-        try database.mutate { db in
+    private func clearing(_ filter: BrowsingDataFilter) -> @Sendable (Database) throws -> Int {
+        { db in
             let candidates: [String]
             switch filter {
             case .url(let url):
@@ -105,8 +153,8 @@ public final class SQLiteNavigationHistoryRepository: NavigationHistoryRepositor
         _ tab: WebStateID, onChange: @escaping @Sendable (Result<NavigationHistory, any Error>) -> Void
     ) -> any StoreObservation {
         SnapshotObserver(
-            database: database, tables: ["tabs", "navigation_entries", "navigation_page_states"], fetch: { db in try NavigationHistoryRows.load(db, tab: tab).history },
-            onChange: onChange)
+            database: database, tables: ["tabs", "navigation_entries", "navigation_page_states"],
+            fetch: readingHistory(tab), onChange: onChange)
     }
 }
 

@@ -12,13 +12,59 @@ public final class SQLiteRecentlyClosedRepository: RecentlyClosedRepository {
     }
 
     public func entries() throws -> [RecentlyClosedEntry] {
-        try database.read { db in try ClosedEntryRows.entries(db) }
+        try database.read(readingEntries())
+    }
+
+    public func entries() async throws -> [RecentlyClosedEntry] {
+        try await database.read(readingEntries())
     }
 
     @discardableResult
     public func restore(_ id: ClosedEntryID) throws -> BrowserID {
+        try database.mutate(restoring(id))
+    }
+
+    @discardableResult
+    public func restore(_ id: ClosedEntryID) async throws -> BrowserID {
+        try await database.mutate(restoring(id))
+    }
+
+    public func forget(_ id: ClosedEntryID) throws {
+        try database.mutate(forgetting(id))
+    }
+
+    public func forget(_ id: ClosedEntryID) async throws {
+        try await database.mutate(forgetting(id))
+    }
+
+    public func forgetAll() throws {
+        try database.mutate(forgettingAll())
+    }
+
+    public func forgetAll() async throws {
+        try await database.mutate(forgettingAll())
+    }
+
+    @discardableResult
+    public func pruneExpired() throws -> Int {
+        try database.mutate(pruning())
+    }
+
+    @discardableResult
+    public func pruneExpired() async throws -> Int {
+        try await database.mutate(pruning())
+    }
+
+    // MARK: - Transactions
+
+    private func readingEntries() -> @Sendable (Database) throws -> [RecentlyClosedEntry] {
+        { db in try ClosedEntryRows.entries(db) }
+    }
+
+    private func restoring(_ id: ClosedEntryID) -> @Sendable (Database) throws -> BrowserID {
         let offTheRecord = database.isOffTheRecord
-        return try database.mutate { db in
+        let lists = database.lists
+        return { db in
             guard let entry = try ClosedEntryRows.entry(db, id: id) else {
                 throw StorageError.unknownClosedEntry(id.uuidString)
             }
@@ -36,7 +82,7 @@ public final class SQLiteRecentlyClosedRepository: RecentlyClosedRepository {
             } else {
                 target = try BrowserRows.insert(db, offTheRecord: offTheRecord).id
             }
-            var stored = try database.lists.take(db, browser: target)
+            var stored = try lists.take(db, browser: target)
             let webStates = try entry.tabs.map { try Self.webState(db, id: $0.id) }
             let (_, list, change) = try WebStateListEdit.apply(
                 db, browser: target, stored: &stored, ownsNewTabs: false) { list in
@@ -44,38 +90,40 @@ public final class SQLiteRecentlyClosedRepository: RecentlyClosedRepository {
             }
             // The rows leave the entry as the list takes them back; then the entry goes.
             try WebStateListRows.write(db, browser: target, stored: &stored, list: list, change: change)
-            database.lists.remember(stored, for: target, in: db)
+            lists.remember(stored, for: target, in: db)
             try db.execute(sql: "DELETE FROM closed_entries WHERE id = ?", arguments: [id.uuidString])
             return target
         }
     }
 
-    public func forget(_ id: ClosedEntryID) throws {
-        try database.mutate { db in
+    private func forgetting(_ id: ClosedEntryID) -> @Sendable (Database) throws -> Void {
+        { db in
             try db.execute(sql: "DELETE FROM closed_entries WHERE id = ?", arguments: [id.uuidString])
             if db.changesCount == 0 { throw StorageError.unknownClosedEntry(id.uuidString) }
         }
     }
 
-    public func forgetAll() throws {
-        try database.mutate { db in try db.execute(sql: "DELETE FROM closed_entries") }
+    private func forgettingAll() -> @Sendable (Database) throws -> Void {
+        { db in try db.execute(sql: "DELETE FROM closed_entries") }
     }
 
-    @discardableResult
-    public func pruneExpired() throws -> Int {
+    private func pruning() -> @Sendable (Database) throws -> Int {
         let configuration = database.configuration
-        return try database.mutate { db in
+        return { db in
             let before = try Int.fetchOne(db, sql: "SELECT count(*) FROM closed_entries") ?? 0
             try ClosedEntryRows.prune(db, configuration: configuration)
             return before - (try Int.fetchOne(db, sql: "SELECT count(*) FROM closed_entries") ?? 0)
         }
     }
 
+    // MARK: - Observing
+
     public func observe(
         onChange: @escaping @Sendable (Result<[RecentlyClosedEntry], any Error>) -> Void
     ) -> any StoreObservation {
         SnapshotObserver(
-            database: database, tables: ["closed_entries", "tabs", "navigation_entries"], fetch: { db in try ClosedEntryRows.entries(db) }, onChange: onChange)
+            database: database, tables: ["closed_entries", "tabs", "navigation_entries"], fetch: readingEntries(),
+            onChange: onChange)
     }
 
     /// <doc:TabListRules>, Recently closed: a tab back at its index (pinned, or into

@@ -18,33 +18,80 @@ public final class SQLiteWebStateListRepository: WebStateListRepository {
     }
 
     public func webStateList(in browser: BrowserID) throws -> WebStateList {
-        try database.read { db in try self.cache.current(db, browser: browser).list }
+        try database.read(reading(browser))
+    }
+
+    public func webStateList(in browser: BrowserID) async throws -> WebStateList {
+        try await database.read(reading(browser))
     }
 
     @discardableResult
     public func update<T>(_ browser: BrowserID, _ body: (inout WebStateList) throws -> T) throws -> T {
-        try database.mutate { db in
-            let (result, written) = try self.apply(db, browser: browser, body)
-            self.cache.remember(written, for: browser, in: db)
-            return result
-        }
+        try database.mutate { db in try self.applyAndRemember(db, browser: browser, body) }
+    }
+
+    @discardableResult
+    public func update<T: Sendable>(
+        _ browser: BrowserID, _ body: @escaping @Sendable (inout WebStateList) throws -> T
+    ) async throws -> T {
+        try await database.mutate { db in try self.applyAndRemember(db, browser: browser, body) }
     }
 
     @discardableResult
     public func insert(
         _ webState: WebState, in browser: BrowserID, params: InsertionParams, navigatingTo item: NavigationItem
     ) throws -> Int {
+        try database.mutate(try inserting(webState, in: browser, params: params, navigatingTo: item))
+    }
+
+    @discardableResult
+    public func insert(
+        _ webState: WebState, in browser: BrowserID, params: InsertionParams, navigatingTo item: NavigationItem
+    ) async throws -> Int {
+        try await database.mutate(try inserting(webState, in: browser, params: params, navigatingTo: item))
+    }
+
+    @discardableResult
+    public func moveWebState(_ id: WebStateID, to target: BrowserID, params: InsertionParams) throws -> Int {
+        try database.mutate(moving(id, to: target, params: params))
+    }
+
+    @discardableResult
+    public func moveWebState(_ id: WebStateID, to target: BrowserID, params: InsertionParams) async throws -> Int {
+        try await database.mutate(moving(id, to: target, params: params))
+    }
+
+    // MARK: - Transactions
+
+    /// Reads the browser's list (from the cache when it is current).
+    private func reading(_ browser: BrowserID) -> @Sendable (Database) throws -> WebStateList {
+        { [cache] db in try cache.current(db, browser: browser).list }
+    }
+
+    /// Applies `body` and remembers the written list: the transaction of ``update(_:_:)``.
+    private func applyAndRemember<T>(
+        _ db: Database, browser: BrowserID, _ body: (inout WebStateList) throws -> T
+    ) throws -> T {
+        let (result, written) = try apply(db, browser: browser, body)
+        cache.remember(written, for: browser, in: db)
+        return result
+    }
+
+    /// The transaction that inserts a tab and commits its first page.
+    private func inserting(
+        _ webState: WebState, in browser: BrowserID, params: InsertionParams, navigatingTo item: NavigationItem
+    ) throws -> @Sendable (Database) throws -> Int {
         var history = NavigationHistory()
         try history.commit(item)
-        history = try history.withStoredPrecision()
-        return try database.mutate { db in
+        let firstPage = try history.withStoredPrecision()
+        return { db in
             var (index, written) = try self.apply(db, browser: browser) { try $0.insert(webState, params: params).index }
             let empty = NavigationHistoryRows.Stored(
                 tab: webState.id, browser: browser, history: NavigationHistory(), start: 0, rowIDs: [])
-            if let revision = try NavigationHistoryRows.write(db, from: empty, to: history) {
+            if let revision = try NavigationHistoryRows.write(db, from: empty, to: firstPage) {
                 // That write set the tab's history index and grew the browser's revision: follow it.
                 if let position = written.list.index(of: webState.id) {
-                    _ = try written.list.setNavigationIndex(history.currentIndex, forTabAt: position)
+                    _ = try written.list.setNavigationIndex(firstPage.currentIndex, forTabAt: position)
                 }
                 written.revision = revision
             }
@@ -53,9 +100,11 @@ public final class SQLiteWebStateListRepository: WebStateListRepository {
         }
     }
 
-    @discardableResult
-    public func moveWebState(_ id: WebStateID, to target: BrowserID, params: InsertionParams) throws -> Int {
-        try database.mutate { db in
+    /// The transaction that moves a tab to another browser.
+    private func moving(
+        _ id: WebStateID, to target: BrowserID, params: InsertionParams
+    ) -> @Sendable (Database) throws -> Int {
+        { db in
             guard let sourceText = try String.fetchOne(
                 db, sql: "SELECT browser_id FROM tabs WHERE id = ? AND browser_id IS NOT NULL", arguments: [id.uuidString]),
                 let source = BrowserID(uuidString: sourceText)
@@ -89,8 +138,14 @@ public final class SQLiteWebStateListRepository: WebStateListRepository {
         }
     }
 
+    // MARK: - Observing
+
     public func snapshot(of browser: BrowserID) throws -> WebStateListSnapshot {
         try database.read { db in try Self.snapshot(db, browser: browser, cache: self.cache) }
+    }
+
+    public func snapshot(of browser: BrowserID) async throws -> WebStateListSnapshot {
+        try await database.read { [cache] db in try Self.snapshot(db, browser: browser, cache: cache) }
     }
 
     public func observe(

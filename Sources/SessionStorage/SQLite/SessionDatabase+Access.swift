@@ -1,47 +1,125 @@
+import Foundation
 internal import GRDB
 import SessionModel
+
+// MARK: - Reading and writing, synchronously
 
 extension SessionDatabase {
     /// Reads in one transaction, refusing a call made from inside a mutation.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         try ReentrancyGuard.check()
+        try checkOpen()
         do {
             return try writer.read(body)
-        } catch let error as DatabaseError {
-            throw StorageError(error, path: path ?? ":memory:", operation: "reading")
-        } catch let error as RowDecodingError {
-            throw StorageError(error, path: path ?? ":memory:", operation: "reading")
+        } catch {
+            throw translate(error, operation: "reading")
         }
     }
 
     /// Runs a mutation in one IMMEDIATE transaction (taking the write lock
     /// first, so another process's write is waited for, not raced), marked so
     /// that a re-entrant call throws `WebStateListError.reentrantMutation`.
+    ///
+    /// The caller's thread waits for the write lock: apps call the `async` form.
     func mutate<T>(_ body: (Database) throws -> T) throws -> T {
         try ReentrancyGuard.check()
+        try checkOpen()
         do {
-            return try writer.writeWithoutTransaction { db in
-                var result: T?
-                try db.inTransaction(.immediate) {
-                    // With the write lock held: is the path still the file this store opened?
-                    if let opened = fileIdentity, let path, FileIdentity(path: path) != opened {
-                        throw StorageError.fileMovedOrDeleted(path: path)
-                    }
-                    result = try ReentrancyGuard.mutating { try body(db) }
-                    return .commit
-                }
-                return result!
+            return try writer.writeWithoutTransaction { db in try transaction(db, body) }
+        } catch {
+            throw translate(error, operation: "writing")
+        }
+    }
+
+    /// The body of every mutation: one IMMEDIATE transaction on `db`, after
+    /// checking that the path still names the file this store opened.
+    private func transaction<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
+        var result: T?
+        try db.inTransaction(.immediate) {
+            // With the write lock held: is the path still the file this store opened?
+            if let opened = fileIdentity, let path, FileIdentity(path: path) != opened {
+                throw StorageError.fileMovedOrDeleted(path: path)
             }
-        } catch let error as DatabaseError {
-            throw StorageError(error, path: path ?? ":memory:", operation: "writing")
-        } catch let error as RowDecodingError {
-            throw StorageError(error, path: path ?? ":memory:", operation: "writing")
+            result = try ReentrancyGuard.mutating { try body(db) }
+            return .commit
+        }
+        return result!
+    }
+
+    /// A database error as a ``StorageError``; ``StorageError/closed(path:)``
+    /// when the store was closed under the call. Other errors pass through.
+    private func translate(_ error: any Error, operation: String) -> any Error {
+        if error is DatabaseError || error is RowDecodingError {
+            if isClosed { return StorageError.closed(path: displayPath) }
+            return StorageError(error, path: displayPath, operation: operation)
+        }
+        return error
+    }
+}
+
+// MARK: - Reading and writing, asynchronously
+
+extension SessionDatabase {
+    /// Reads in one transaction on a reader of the pool; the caller's thread
+    /// only hands the read over.
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try ReentrancyGuard.check()
+        try checkOpen()
+        return try await withCheckedThrowingContinuation { continuation in
+            writer.asyncRead { database in
+                continuation.resume(with: Result {
+                    do {
+                        return try body(database.get())
+                    } catch {
+                        throw self.translate(error, operation: "reading")
+                    }
+                })
+            }
+        }
+    }
+
+    /// Runs a mutation as ``mutate(_:)`` does, on the store's writer queue: the
+    /// caller's thread only hands it over, and never waits for the write lock.
+    ///
+    /// Cancellation decides only before the write starts. If the calling task
+    /// is cancelled while the write waits its turn on the writer queue, the
+    /// write never starts and this throws `CancellationError`. Once it has
+    /// started (it may be waiting for another process's lock), it completes and
+    /// is kept, whatever happens to the task, and its result is returned.
+    func mutate<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try ReentrancyGuard.check()
+        try checkOpen()
+        try Task.checkCancellation()
+        let cancelled = Protected(false)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                writer.asyncWriteWithoutTransaction { db in
+                    if cancelled.withLock({ $0 }) {
+                        continuation.resume(throwing: CancellationError())
+                        return
+                    }
+                    // Past this point the write runs to its end, cancelled or not.
+                    continuation.resume(with: Result {
+                        do {
+                            return try self.transaction(db, body)
+                        } catch {
+                            throw self.translate(error, operation: "writing")
+                        }
+                    })
+                }
+            }
+        } onCancel: {
+            cancelled.withLock { $0 = true }
         }
     }
 }
 
+// MARK: - Archives
+
 extension SessionDatabase {
     /// The whole store as a document, in its canonical order (see ``SessionArchive``).
+    ///
+    /// - Throws: ``StorageError`` (`closed`, `corrupt`, `sqlite`).
     public func exportArchive() throws -> SessionArchive {
         try read { db in try ArchiveRows.export(db) }
     }
@@ -52,7 +130,8 @@ extension SessionDatabase {
     /// store. With `replacing`, the store's content is swapped for the
     /// document's. Nothing is written unless everything is valid.
     ///
-    /// - Throws: ``StorageError/invalidArchive(location:reason:)``.
+    /// - Throws: ``StorageError/invalidArchive(location:reason:)``, and
+    ///   ``StorageError`` (`closed`, `busy`, `readOnly`, `fileMovedOrDeleted`, `sqlite`).
     public func importArchive(_ archive: SessionArchive, replacing: Bool = false) throws {
         let validated = try archive.validated(configuration: configuration)
         try mutate { db in

@@ -14,12 +14,25 @@ import SessionModel
 /// `busy_timeout` set, `synchronous=NORMAL` (or FULL), `secure_delete` on.
 /// New files are created with mode 0600.
 ///
+/// Threading: thread-safe. Every repository call has a synchronous form, which
+/// runs on the caller's thread and waits for the write lock (for tools and
+/// tests), and an `async` form of the same name, which runs on the store's
+/// writer queue so that the caller, such as the main actor, only hands the
+/// work over. Once an async write has started, cancelling its task does not
+/// drop it.
+///
+/// Lifetime: ``close()`` folds the WAL back into the file; calling it again
+/// does nothing, and any call made after it throws ``StorageError/closed(path:)``.
+///
 /// ## Topics
 /// ### Opening
 /// - ``open(atPath:configuration:)``
 /// - ``openReadOnly(atPath:configuration:)``
 /// - ``inMemory(configuration:)``
 /// - ``Configuration``
+/// ### Closing
+/// - ``close()``
+/// - ``isClosed``
 public final class SessionDatabase: Sendable {
     /// How a store file is opened.
     public struct Configuration: Sendable, Hashable {
@@ -65,6 +78,8 @@ public final class SessionDatabase: Sendable {
     let lists = WebStateListCache()
     /// The file's device and inode when it was opened, to notice it being deleted or replaced.
     let fileIdentity: FileIdentity?
+    /// Whether ``close()`` has been called.
+    private let closedFlag = Protected(false)
 
     private init(path: String?, writer: any DatabaseWriter, configuration: Configuration = Configuration()) {
         self.path = path
@@ -78,7 +93,25 @@ public final class SessionDatabase: Sendable {
 
     /// Opens (creating if allowed) and migrates the store at `path`.
     ///
-    /// - Throws: ``StorageError`` — `fileNotFound`, `notARegularFile`,
+    /// This runs on the caller's thread and may wait for a migration or for
+    /// another process's lock; an app opens the store with the `async` form.
+    ///
+    /// - Throws: ``StorageError`` — `fileNotFound`, `directoryNotFound`, `notARegularFile`,
+    ///   `notASessionStore`, `corrupt`, `databaseNewerThanBinary`,
+    ///   `migrationChecksumMismatch`, `migrationFailed`, `busy` or `readOnly`.
+    public static func open(atPath path: String, configuration: Configuration = Configuration()) async throws
+        -> SessionDatabase
+    {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                continuation.resume(with: Result { try open(atPath: path, configuration: configuration) })
+            }
+        }
+    }
+
+    /// Opens (creating if allowed) and migrates the store at `path`, on the caller's thread.
+    ///
+    /// - Throws: ``StorageError`` — `fileNotFound`, `directoryNotFound`, `notARegularFile`,
     ///   `notASessionStore`, `corrupt`, `databaseNewerThanBinary`,
     ///   `migrationChecksumMismatch`, `migrationFailed`, `busy` or `readOnly`.
     public static func open(atPath path: String, configuration: Configuration = Configuration()) throws
@@ -102,8 +135,10 @@ public final class SessionDatabase: Sendable {
     /// back in, so the file shrinks to what it holds.
     ///
     /// - Returns: The file's size in bytes before and after, or `nil` in memory.
+    /// - Throws: ``StorageError`` (`closed`, `busy`, `readOnly`, `sqlite`).
     @discardableResult
     public func compact() throws -> (before: Int64, after: Int64)? {
+        try checkOpen()
         guard let path else { return nil }
         func size() -> Int64 {
             ["", "-wal"].reduce(0) { total, suffix in
@@ -124,9 +159,21 @@ public final class SessionDatabase: Sendable {
 
     /// Closes the store's connections, folding the WAL back into the file.
     ///
-    /// The store must not be used afterwards.
+    /// Writes already handed to the store (by `async` calls) complete first.
+    /// Calling `close()` again does nothing; any other call made afterwards
+    /// throws ``StorageError/closed(path:)``, and running observations stop.
+    ///
+    /// - Throws: ``StorageError`` when the final checkpoint fails; the store is closed all the same.
     public func close() throws {
-        guard let pool = writer as? DatabasePool else { return }
+        let wasOpen = closedFlag.withLock { closed in
+            defer { closed = true }
+            return !closed
+        }
+        guard wasOpen else { return }
+        guard let pool = writer as? DatabasePool else {
+            try? (writer as? DatabaseQueue)?.close()
+            return
+        }
         do {
             // GRDB closes its writer before its readers, so the last connection
             // to close is read-only and cannot checkpoint: do it here.
@@ -136,6 +183,17 @@ public final class SessionDatabase: Sendable {
             throw StorageError(error, path: path ?? ":memory:", operation: "closing")
         }
     }
+
+    /// Whether ``close()`` has been called.
+    public var isClosed: Bool { closedFlag.withLock { $0 } }
+
+    /// Throws ``StorageError/closed(path:)`` once the store is closed.
+    func checkOpen() throws {
+        if isClosed { throw StorageError.closed(path: displayPath) }
+    }
+
+    /// The path for messages: the file's, or `:memory:`.
+    var displayPath: String { path ?? ":memory:" }
 
     /// Opens the store at `path` for reading only: nothing is created, migrated or written.
     ///

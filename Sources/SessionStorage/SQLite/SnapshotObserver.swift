@@ -108,6 +108,7 @@ final class SnapshotObserver<Value: Sendable & Equatable>: StoreObservation {
             guard proceed else { return }
             deliver(Result {
                 do {
+                    try database.checkOpen()
                     return try database.writer.read(fetch)
                 } catch {
                     throw StorageError(error, path: database.path ?? ":memory:", operation: "reading")
