@@ -3,6 +3,7 @@ struct Goals {
     var mutations: [Int: [MutationKind: (store: Samples, raw: Samples, rewrite: Samples)]] = [:]
     var restore: [Int: (store: Samples, raw: Samples)] = [:]
     var bursts: [Int: MediatorBurst.Result] = [:]
+    var mainThread: MainThreadUnderLock.Result?
 
     private static func verdict(_ met: Bool) -> String { met ? "MET    " : "NOT MET" }
 
@@ -87,6 +88,10 @@ struct Goals {
             + "with the final state: " + bursts.keys.sorted().map { size in
                 "\(Report.formatCount(size)): \(bursts[size]!.updates) updates"
             }.joined(separator: ", "))
+        if let mainThread, let p99 = mainThread.asyncSamples.p99 {
+            lines.append("\(Self.verdict(p99 < 1_000_000)) main thread per async command while another process holds "
+                + "the write lock, p99 under 1 ms: \(Report.duration(p99)) (sync: \(Report.duration(mainThread.syncSamples.p50)))")
+        }
         return lines
     }
 }

@@ -58,6 +58,14 @@ struct Samples: Sendable {
         return result
     }
 
+    /// Records a duration measured elsewhere (no bytes).
+    mutating func record(nanoseconds duration: UInt64) {
+        nanoseconds.append(duration)
+    }
+
+    /// The longest duration, in nanoseconds.
+    var maximum: Double? { nanoseconds.max().map { Double($0) } }
+
     /// The nearest-rank percentile of the durations, in nanoseconds.
     func percentile(_ fraction: Double) -> Double? {
         guard !nanoseconds.isEmpty else { return nil }

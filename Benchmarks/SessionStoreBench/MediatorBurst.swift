@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+
 import SessionConsumers
 import SessionMediators
 import SessionModel
@@ -57,8 +57,8 @@ enum MediatorBurst {
             try drain(until: Date().addingTimeInterval(60)) { consumer.configured }
             let count = try tabs.webStateList(in: browser).count
             let done = DispatchSemaphore(value: 0)
-            let lastCommit = Mutex<UInt64>(0)
-            let failure = Mutex<(any Error)?>(nil)
+            let lastCommit = Protected<UInt64>(0)
+            let failure = Protected<(any Error)?>(nil)
             let start = monotonicNanoseconds()
             Thread.detachNewThread {
                 do {

@@ -45,6 +45,9 @@ struct SessionStoreBench: ParsableCommand {
     @Option(help: "Subjects whose mutations run: store, raw, rewrite, comma separated (for profiling one).")
     var subjects = "store,raw,rewrite"
 
+    @Option(help: "How long another process holds the write lock while commands are measured, in seconds.")
+    var lockHold = 1.0
+
     @Option(help: .hidden) var childRestore: String?
     @Option(help: .hidden) var childPath: String?
 
@@ -101,6 +104,20 @@ struct SessionStoreBench: ParsableCommand {
                 workload: "1,000-mutation burst, mediator", tabs: size,
                 text: "\(burst.updates) updates for \(burst.commits) commits in \(Report.duration(Double(burst.burstNanoseconds))); "
                     + "last commit to final update \(Report.duration(Double(burst.delayNanoseconds)))"))
+        }
+
+        if let largest = sizes.max() {
+            progress("\(largest) tabs: commands from the main actor while sqlite3 holds the write lock")
+            let locked = try MainThreadUnderLock.run(
+                path: root + "/tabs-\(largest)/store.sqlite", configuration: storeConfiguration,
+                asyncCommands: quick ? 200 : 1_000, holdSeconds: lockHold)
+            goals.mainThread = locked
+            rows.append(ReportRow(
+                workload: "main thread per command, lock held", tabs: largest,
+                text: "sync p50 \(Report.duration(locked.syncSamples.p50)) (lock held \(locked.syncHoldSeconds) s); "
+                    + "async p50 \(Report.duration(locked.asyncSamples.p50)), p99 \(Report.duration(locked.asyncSamples.p99)), "
+                    + "max \(Report.duration(locked.asyncSamples.maximum)) over \(locked.asyncSamples.count) commands "
+                    + "(lock held \(String(format: "%.2f", locked.asyncHoldSeconds)) s; \(locked.asyncCompleted) completed after it)"))
         }
 
         print("sessionstore-bench: synchronous=\(sqliteSynchronous), \(rounds) rounds per size (rewrite: "
