@@ -139,6 +139,18 @@ extension SessionDatabase {
         }
     }
 
+    /// Checks the whole document, then writes it in one transaction on the
+    /// store's writer queue; see the synchronous form.
+    ///
+    /// - Throws: ``StorageError/invalidArchive(location:reason:)``, another
+    ///   ``StorageError``, or `CancellationError` if the task was cancelled before the write started.
+    public func importArchive(_ archive: SessionArchive, replacing: Bool = false) async throws {
+        let validated = try archive.validated(configuration: configuration)
+        try await mutate { db in
+            try ArchiveRows.importArchive(db, archive, validated: validated, replacing: replacing)
+        }
+    }
+
     /// Checks that ``importArchive(_:replacing:)`` would accept the document,
     /// without writing: works on a store opened read-only, so a refused
     /// document leaves the file byte for byte as it was.
