@@ -63,7 +63,8 @@ import Testing
             let consumer = RecordingBrowserListConsumer()
             let mediator = BrowserListMediator(browsers: store.browsers, consumer: consumer)
             try await consumer.log.wait { !$0.isEmpty }
-            _ = try await store.browsers.createBrowser()
+            // Commit, then disconnect in the same main-queue turn.
+            _ = try synchronously { try store.browsers.createBrowser() }
             mediator.disconnect()
             try await witness.waitForList { $0.items.count == 1 }
             #expect(consumer.events.count == 1)
