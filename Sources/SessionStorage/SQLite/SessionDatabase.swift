@@ -163,7 +163,10 @@ public final class SessionDatabase: Sendable {
     /// Calling `close()` again does nothing; any other call made afterwards
     /// throws ``StorageError/closed(path:)``, and running observations stop.
     ///
-    /// - Throws: ``StorageError`` when the final checkpoint fails; the store is closed all the same.
+    /// The checkpoint is best effort: if another process's reader blocks it, the
+    /// WAL stays for the next open, and nothing committed is lost.
+    ///
+    /// - Throws: ``StorageError`` when SQLite cannot close a connection; the store counts as closed all the same.
     public func close() throws {
         let wasOpen = closedFlag.withLock { closed in
             defer { closed = true }
@@ -174,13 +177,15 @@ public final class SessionDatabase: Sendable {
             try? (writer as? DatabaseQueue)?.close()
             return
         }
+        // GRDB closes its writer before its readers, so the last connection
+        // to close is read-only and cannot checkpoint: do it here. It is best
+        // effort: a checkpoint that another process's reader blocks leaves the
+        // WAL, whose commits are as durable, for the next open.
+        _ = try? pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
         do {
-            // GRDB closes its writer before its readers, so the last connection
-            // to close is read-only and cannot checkpoint: do it here.
-            _ = try pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
             try pool.close()
         } catch {
-            throw StorageError(error, path: path ?? ":memory:", operation: "closing")
+            throw StorageError(error, path: displayPath, operation: "closing")
         }
     }
 
