@@ -67,6 +67,7 @@ public final class ValueRecorder<Value: Sendable>: @unchecked Sendable {
 /// Runs `body` as synchronous code, so that a call with both a synchronous and
 /// an `async` form takes the synchronous one even inside an `async` test: the
 /// write happens on this thread, within this main-queue turn.
+@discardableResult
 public func synchronously<T>(_ body: () throws -> T) rethrows -> T {
     try body()
 }
