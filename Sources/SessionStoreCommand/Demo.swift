@@ -12,7 +12,8 @@ extension SessionStore {
                 Creates browsers with pinned tabs, tab groups, tabs opened from others, \
                 navigation histories and a recently closed tab, all through the library, \
                 and browses in an off-the-record browser that leaves no trace in the file. \
-                The same --seed gives the same tabs and histories.
+                In an empty store, the same --seed gives the same tabs and histories; \
+                in a store that already holds a session, the demo adds one with new identifiers.
                 """)
 
         @OptionGroup var options: StoreOptions
@@ -39,7 +40,12 @@ extension SessionStore {
 
         func run() throws {
             let database = try options.openForWriting(create: true)
-            var generator = DemoSession(seed: seed, historyLength: history)
+            // The seed alone names the tabs of a session made in an empty store. A store
+            // that already holds one gets a session of new identifiers, so running the
+            // demo again adds to it instead of colliding with the tabs it made before.
+            let isEmpty = try SQLiteBrowserRepository(database: database).browsers().isEmpty
+                && SQLiteRecentlyClosedRepository(database: database).entries().isEmpty
+            var generator = DemoSession(seed: isEmpty ? seed : seed ^ UInt64.random(in: 1 ... .max), historyLength: history)
             let progress = Progress(total: browsers * tabs)
             for _ in 0..<browsers {
                 try generator.fillBrowser(in: database, tabCount: tabs, progress: progress)

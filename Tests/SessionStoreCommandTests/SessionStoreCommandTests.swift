@@ -25,6 +25,18 @@ import Testing
 
     // MARK: - The built binary
 
+    /// The README's main job, run twice in one directory: the second demo adds a session of new tabs.
+    @Test func demo_twiceInOneStore_addsASecondSession_andChecksClean() throws {
+        try TemporaryDirectory.with { dir in
+            #expect(try binary.run(["demo", "--browsers", "1", "--tabs", "3"], in: dir.path).status == 0)
+            let again = try binary.run(["demo", "--browsers", "1", "--tabs", "3"], in: dir.path)
+            #expect(again.status == 0, "\(again)")
+            #expect(try binary.run(["check"], in: dir.path) == .init(status: 0, stdout: "sessionstore.sqlite: ok\n", stderr: ""))
+            let counts = try SessionStoreFile.status(atPath: dir.file("sessionstore.sqlite"))
+            #expect(counts.counts?.browsers == 2)
+        }
+    }
+
     @Test func migrate_thenStatusAndCheck_onDefaultFileInCurrentDirectory() throws {
         try TemporaryDirectory.with { dir in
             let migrate = try binary.run(["migrate"], in: dir.path)

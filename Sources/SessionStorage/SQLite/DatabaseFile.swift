@@ -94,11 +94,22 @@ extension SessionStoreFile {
     }
 }
 
+/// A stored value that breaks the schema's or the rules' promises, found while
+/// reading rows; it becomes ``StorageError/corrupt(path:reason:)`` with the
+/// store's path where the error leaves the store.
+struct StoredValueDamage: Error {
+    var reason: String
+}
+
 extension StorageError {
     /// Translates a GRDB error into the storage error a caller can act on.
     init(_ error: any Error, path: String, operation: String) {
         if let error = error as? StorageError {
             self = error
+            return
+        }
+        if let damage = error as? StoredValueDamage {
+            self = .corrupt(path: path, reason: damage.reason)
             return
         }
         if error is RowDecodingError {

@@ -22,7 +22,7 @@ enum NavigationHistoryRows {
 
     /// Reads the tab's history.
     ///
-    /// - Throws: ``StorageError/unknownTab(_:)``, ``StorageError/corrupt(path:reason:)``.
+    /// - Throws: ``StorageError/unknownTab(_:)``, ``StorageError/corrupt(path:reason:)`` (as `StoredValueDamage` until it leaves the store).
     static func load(_ db: Database, tab: WebStateID) throws -> Stored {
         guard let row = try Row.fetchOne(
             db.cachedStatement(sql: "SELECT browser_id, current_entry_index, history_start FROM tabs WHERE id = ?"),
@@ -56,7 +56,7 @@ enum NavigationHistoryRows {
                 tab: tab, browser: browserText.flatMap(BrowserID.init(uuidString:)), history: history, start: start,
                 rowIDs: rowIDs)
         } catch {
-            throw StorageError.corrupt(path: "database", reason: "the history of tab \(tab) is invalid: \(error)")
+            throw StoredValueDamage(reason: "the history of tab \(tab) is invalid: \(error)")
         }
     }
 

@@ -49,7 +49,7 @@ extension SessionDatabase {
     /// A database error as a ``StorageError``; ``StorageError/closed(path:)``
     /// when the store was closed under the call. Other errors pass through.
     private func translate(_ error: any Error, operation: String) -> any Error {
-        if error is DatabaseError || error is RowDecodingError {
+        if error is DatabaseError || error is RowDecodingError || error is StoredValueDamage {
             if isClosed { return StorageError.closed(path: displayPath) }
             return StorageError(error, path: displayPath, operation: operation)
         }

@@ -32,10 +32,25 @@ enum WebStateListEdit {
             change = .between(current.list, list)
             stored = current
         }
+        if ownsNewTabs { try refuseStoredTabs(db, change: change) }
         try stamp(&list, change: change)
         if ownsNewTabs { try keepHistoryIndexes(db, &list, change: change) }
         change.formUnion(list.takeRecordedChanges())
         return (result, list, change)
+    }
+
+    /// Refuses a new tab whose identifier the store already has (in another
+    /// browser, or in a recently closed entry): inserting it would take that
+    /// row away from where it is. Moving a tab between browsers and restoring a
+    /// closed one take their rows on purpose, through their own paths.
+    ///
+    /// - Throws: `WebStateListError.duplicateWebState(_:)`.
+    private static func refuseStoredTabs(_ db: Database, change: WebStateListChange) throws {
+        for id in change.inserted {
+            let exists = try Bool.fetchOne(
+                db.cachedStatement(sql: "SELECT 1 FROM tabs WHERE id = ?"), arguments: [id.uuidString]) ?? false
+            if exists { throw WebStateListError.duplicateWebState(id) }
+        }
     }
 
     /// Gives a newly active tab a last-active time of now, and every tab new to

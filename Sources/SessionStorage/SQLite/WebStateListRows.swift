@@ -75,8 +75,7 @@ enum WebStateListRows {
                 activeIndex: activeIndex)
             return StoredWebStateList(revision: revision, list: list, keys: keys)
         } catch {
-            throw StorageError.corrupt(
-                path: db.description, reason: "the tab list of browser \(browser) breaks its rules: \(error)")
+            throw StoredValueDamage(reason: "the tab list of browser \(browser) breaks its rules: \(error)")
         }
     }
 
@@ -99,7 +98,7 @@ enum WebStateListRows {
 
     private static func identifier<ID>(_ text: String, _ parse: (String) -> ID?) throws -> ID {
         guard let id = parse(text) else {
-            throw StorageError.corrupt(path: "database", reason: "malformed identifier \(text)")
+            throw StoredValueDamage(reason: "malformed identifier \(text)")
         }
         return id
     }
