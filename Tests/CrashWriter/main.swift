@@ -10,6 +10,8 @@
 //   probe  --dir DIR --from I --to J
 //       for each DIR/I.sqlite … DIR/J.sqlite (damaged copies), prints "I start", then
 //       "I status:… check:… open:…" (ok, refused, or other: a non-StorageError)
+//   create --db PATH
+//       prints "start", creates (opens, migrating) a new store at PATH, prints "open", closes
 //   writer --db PATH --name X --count C
 //       inserts C tabs into the first CrashWorkload browser at seeded indexes,
 //       each with one navigation; prints "i TAB" after tab i and its navigation are
@@ -89,9 +91,12 @@ if mode == "probe" {
 guard let path = options["db"] else { exit(64) }
 
 do {
+    if mode == "create" { say("start") }
     let database = try SessionDatabase.open(atPath: path, configuration: CrashWorkload.configuration)
     say("open")
     switch mode {
+    case "create":
+        break
     case "crash":
         let workload = CrashWorkload(seed: UInt64(options["seed"] ?? "1") ?? 1)
         var step = Int(options["from"] ?? "1") ?? 1

@@ -56,6 +56,29 @@ enum DatabaseFile {
     }
 }
 
+extension DatabaseFile {
+    /// Flushes the file's content to stable storage (`fsync`).
+    ///
+    /// - Throws: ``StorageError/readOnly(path:reason:)`` when the file cannot be opened or synced.
+    static func synchronize(atPath path: String) throws {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw StorageError.readOnly(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else {
+            throw StorageError.readOnly(path: path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    /// Flushes the directory that holds `path`, so a new name in it survives a power loss (best effort).
+    static func synchronizeDirectory(of path: String) {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let descriptor = open(directory, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        close(descriptor)
+    }
+}
+
 /// Which file a path names: its device and inode.
 struct FileIdentity: Equatable, Sendable {
     var device: UInt64

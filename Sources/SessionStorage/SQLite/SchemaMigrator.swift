@@ -68,6 +68,14 @@ struct SchemaMigrator: Sendable {
             if tables.isEmpty && applicationID == 0 {
                 return SchemaStatus(applied: [], pending: migrations.map(\.identifier))
             }
+            // A store of ours that was killed while being made: GRDB's migrator creates
+            // its empty `grdb_migrations` table before, and outside, the first migration's
+            // transaction. Nothing else was written: finish it as a new store.
+            if tables == ["grdb_migrations"], applicationID == 0,
+               try Int.fetchOne(db, sql: "SELECT count(*) FROM grdb_migrations") == 0
+            {
+                return SchemaStatus(applied: [], pending: migrations.map(\.identifier))
+            }
             throw StorageError.notASessionStore(
                 path: path, reason: "it holds tables but no record of session store migrations")
         }

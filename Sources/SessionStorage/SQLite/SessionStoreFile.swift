@@ -63,31 +63,104 @@ public enum SessionStoreFile {
             return MigrationReport(created: false, migrations: schema.pending)
         }
 
+        if state == .missing {
+            if let report = try createAtomically(atPath: path, configuration: configuration, migrator: migrator) {
+                return report
+            }
+            // Another process created the file meanwhile: migrate what it made, as any existing file.
+            return try migrate(atPath: path, configuration: configuration, dryRun: false, migrator: migrator)
+        }
         var backupPath: String?
         if configuration.backupBeforeMigrating && !schema.applied.isEmpty {
             backupPath = try backup(atPath: path, version: schema.version ?? "empty", configuration: configuration)
         }
-        if state == .missing { try DatabaseFile.createPrivate(atPath: path) }
         do {
-            // A single connection, not a pool: opening a GRDB pool on a file whose
-            // WAL is empty commits a dummy schema change, and a refused or failed
-            // migration must leave the file byte for byte as it was. Closing the
-            // last connection folds the WAL back into the file.
-            let queue = try DatabaseQueue(path: path, configuration: configuration.grdb(readonly: false))
-            defer { try? queue.close() }
-            try queue.writeWithoutTransaction { db in
-                if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
-                    try db.execute(sql: "PRAGMA journal_mode = WAL")
-                }
-            }
-            let applied = try migrator.migrate(queue, path: path)
-            return MigrationReport(created: state == .missing, migrations: applied, backupPath: backupPath)
+            let applied = try migrateInPlace(atPath: path, configuration: configuration, migrator: migrator)
+            return MigrationReport(created: false, migrations: applied, backupPath: backupPath)
         } catch {
-            if state == .missing {
-                // Leave no half-made file behind: the path held nothing before.
-                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-            }
             throw StorageError(error, path: path, operation: "migrating")
+        }
+    }
+
+    /// Applies pending migrations to the file itself, each in its own transaction:
+    /// a kill leaves the file at the last migration that committed.
+    ///
+    /// A single connection, not a pool: opening a GRDB pool on a file whose WAL
+    /// is empty commits a dummy schema change, and a refused or failed migration
+    /// must leave the file byte for byte as it was. Closing the last connection
+    /// folds the WAL back into the file.
+    private static func migrateInPlace(
+        atPath path: String, configuration: SessionDatabase.Configuration, migrator: SchemaMigrator,
+        reportingAs reportedPath: String? = nil
+    ) throws -> [String] {
+        let queue = try DatabaseQueue(path: path, configuration: configuration.grdb(readonly: false))
+        defer { try? queue.close() }
+        try queue.writeWithoutTransaction { db in
+            if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+            }
+        }
+        return try migrator.migrate(queue, path: reportedPath ?? path)
+    }
+
+    /// Creates a new store at `path` all at once: the store is made and migrated
+    /// in a file beside it (`PATH.creating-PID`), which is closed, synced, and
+    /// then linked to `path`. `link(2)` never replaces a file, and a process
+    /// killed at any instant leaves either no store at `path` or a complete one
+    /// (and at worst a leftover `.creating` file, removed by the next creation
+    /// once its process is gone).
+    ///
+    /// - Returns: The report, or `nil` when another process created `path` first.
+    private static func createAtomically(
+        atPath path: String, configuration: SessionDatabase.Configuration, migrator: SchemaMigrator
+    ) throws -> MigrationReport? {
+        removeStaleCreations(of: path)
+        let temporary = "\(path).creating-\(getpid())"
+        func removeTemporary() {
+            for suffix in ["", "-wal", "-shm"] { unlink(temporary + suffix) }
+        }
+        removeTemporary()
+        do {
+            try DatabaseFile.createPrivate(atPath: temporary)
+        } catch StorageError.directoryNotFound {
+            throw StorageError.directoryNotFound(path: path)
+        } catch StorageError.readOnly(_, let reason) {
+            throw StorageError.readOnly(path: path, reason: reason)
+        }
+        do {
+            let applied = try migrateInPlace(
+                atPath: temporary, configuration: configuration, migrator: migrator, reportingAs: path)
+            try DatabaseFile.synchronize(atPath: temporary)
+            guard link(temporary, path) == 0 else {
+                let code = errno
+                removeTemporary()
+                if code == EEXIST { return nil }
+                throw StorageError.readOnly(path: path, reason: String(cString: strerror(code)))
+            }
+            unlink(temporary)
+            DatabaseFile.synchronizeDirectory(of: path)
+            return MigrationReport(created: true, migrations: applied)
+        } catch {
+            removeTemporary()
+            throw StorageError(error, path: path, operation: "creating")
+        }
+    }
+
+    /// Removes `PATH.creating-PID` files whose process no longer runs: what a
+    /// creation killed before it linked its store left behind.
+    private static func removeStaleCreations(of path: String) {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        let prefix = url.lastPathComponent + ".creating-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            let rest = name.dropFirst(prefix.count)
+            let pidText = rest.split(separator: "-").first.map(String.init) ?? ""
+            guard let pid = Int32(pidText), pid != getpid() else { continue }
+            // ESRCH: no such process. Any other answer (alive, or not ours to ask) keeps the file.
+            if kill(pid, 0) != 0 && errno == ESRCH {
+                unlink(directory + "/" + name)
+            }
         }
     }
 
