@@ -4,6 +4,7 @@ struct Goals {
     var restore: [Int: (store: Samples, raw: Samples)] = [:]
     var bursts: [Int: MediatorBurst.Result] = [:]
     var mainThread: MainThreadUnderLock.Result?
+    var walSoak: WALSoak.Result?
 
     private static func verdict(_ met: Bool) -> String { met ? "MET    " : "NOT MET" }
 
@@ -91,6 +92,11 @@ struct Goals {
         if let mainThread, let p99 = mainThread.asyncSamples.p99 {
             lines.append("\(Self.verdict(p99 < 1_000_000)) main thread per async command while another process holds "
                 + "the write lock, p99 under 1 ms: \(Report.duration(p99)) (sync: \(Report.duration(mainThread.syncSamples.p50)))")
+        }
+        if let walSoak {
+            lines.append("\(Self.verdict(walSoak.largestBytes <= 8 * 1024 * 1024)) WAL under 8 MiB through "
+                + "\(Report.formatCount(walSoak.mutations)) mutations beside a reader and an observation: "
+                + "at most \(Report.bytes(Double(walSoak.largestBytes)))")
         }
         return lines
     }

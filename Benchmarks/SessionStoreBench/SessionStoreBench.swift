@@ -48,6 +48,9 @@ struct SessionStoreBench: ParsableCommand {
     @Option(help: "How long another process holds the write lock while commands are measured, in seconds.")
     var lockHold = 1.0
 
+    @Option(help: "Mutations of the WAL soak (a reader and an observation running beside the writer); 0 skips it.")
+    var walSoak = 100_000
+
     @Option(help: .hidden) var childRestore: String?
     @Option(help: .hidden) var childPath: String?
 
@@ -118,6 +121,19 @@ struct SessionStoreBench: ParsableCommand {
                     + "async p50 \(Report.duration(locked.asyncSamples.p50)), p99 \(Report.duration(locked.asyncSamples.p99)), "
                     + "max \(Report.duration(locked.asyncSamples.maximum)) over \(locked.asyncSamples.count) commands "
                     + "(lock held \(String(format: "%.2f", locked.asyncHoldSeconds)) s; \(locked.asyncCompleted) completed after it)"))
+        }
+
+        if walSoak > 0, let largest = sizes.max() {
+            let mutations = quick ? min(walSoak, 20_000) : walSoak
+            progress("\(largest) tabs: WAL soak, \(mutations) mutations beside a reader and an observation")
+            let soak = try WALSoak.run(
+                path: root + "/tabs-\(largest)/store.sqlite", configuration: storeConfiguration, mutations: mutations)
+            goals.walSoak = soak
+            rows.append(ReportRow(
+                workload: "WAL soak, reader + observation", tabs: largest,
+                text: "\(Report.formatCount(soak.mutations)) mutations in \(String(format: "%.1f", soak.seconds)) s: "
+                    + "WAL at most \(Report.bytes(Double(soak.largestBytes))) (sampled every 1,000), "
+                    + "\(Report.bytes(Double(soak.finalBytes))) at the end"))
         }
 
         print("sessionstore-bench: synchronous=\(sqliteSynchronous), \(rounds) rounds per size (rewrite: "

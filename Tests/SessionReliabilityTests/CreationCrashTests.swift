@@ -32,6 +32,7 @@ import Testing
         calibration.finish()
 
         var outcomes: [String: Int] = [:]
+        var refused = 0
         for kill in 0..<Self.kills {
             let path = directory.file("store-\(kill).sqlite")
             let writer = try RunningWriter(["create", "--db", path])
@@ -46,6 +47,7 @@ import Testing
                 try database.close()
             } catch {
                 Issue.record("kill \(kill): the next open failed on a file left \(before): \(error)")
+                refused += 1
                 continue
             }
             let problems = try SessionStoreFile.check(atPath: path, configuration: CrashWorkload.configuration)
@@ -54,6 +56,6 @@ import Testing
         }
         print("creation crash: \(Self.kills) SIGKILLs while creating (span \(Int(span * 1_000)) ms): "
             + outcomes.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-            + "; every next open succeeded")
+            + "; next open refused: \(refused)")
     }
 }

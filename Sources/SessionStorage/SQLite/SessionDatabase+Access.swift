@@ -25,10 +25,40 @@ extension SessionDatabase {
         try ReentrancyGuard.check()
         try checkOpen()
         do {
-            return try writer.writeWithoutTransaction { db in try transaction(db, body) }
+            return try writer.writeWithoutTransaction { db in
+                let result = try transaction(db, body)
+                limitWAL(db)
+                return result
+            }
         } catch {
             throw translate(error, operation: "writing")
         }
+    }
+
+    /// After a commit, now and then: when the WAL has grown past
+    /// ``Configuration/walSizeLimit``, folds it back into the file and truncates
+    /// it (`wal_checkpoint(TRUNCATE)`), waiting at most a few milliseconds for
+    /// readers. SQLite's automatic checkpoint is PASSIVE: with readers always
+    /// overlapping (observations, `watch`, an app's reads) it never resets the
+    /// WAL, which then grows without bound ("checkpoint starvation").
+    ///
+    /// Best effort and silent: the commit is already durable, so a checkpoint
+    /// that readers block changes nothing but the WAL's size, and is tried again later.
+    fileprivate func limitWAL(_ db: Database) {
+        guard let path else { return }
+        let due = walCheck.withLock { count in
+            count += 1
+            return count % 64 == 0
+        }
+        guard due else { return }
+        let size = ((try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size]) as? NSNumber)?
+            .int64Value ?? 0
+        guard size > Int64(Configuration.walSizeLimit) else { return }
+        let busyMilliseconds = Int(configuration.busyTimeout * 1_000)
+        // Both values are this package's numbers, never user input.
+        try? db.execute(sql: "PRAGMA busy_timeout = 20")
+        _ = try? db.checkpoint(.truncate)
+        try? db.execute(sql: "PRAGMA busy_timeout = \(busyMilliseconds)")
     }
 
     /// The body of every mutation: one IMMEDIATE transaction on `db`, after
@@ -99,13 +129,15 @@ extension SessionDatabase {
                         return
                     }
                     // Past this point the write runs to its end, cancelled or not.
-                    continuation.resume(with: Result {
+                    let result = Result {
                         do {
                             return try self.transaction(db, body)
                         } catch {
                             throw self.translate(error, operation: "writing")
                         }
-                    })
+                    }
+                    continuation.resume(with: result)
+                    if case .success = result { self.limitWAL(db) }
                 }
             }
         } onCancel: {

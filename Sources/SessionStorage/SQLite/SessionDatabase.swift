@@ -36,13 +36,26 @@ import SessionModel
 public final class SessionDatabase: Sendable {
     /// How a store file is opened.
     public struct Configuration: Sendable, Hashable {
-        /// SQLite's `synchronous` setting for the file.
+        /// SQLite's `synchronous` setting for the file: what a commit survives.
+        ///
+        /// In WAL mode, every commit appends to the write-ahead log.
         public enum Synchronous: String, Sendable, Hashable {
-            /// Durable across application crashes; a power loss may drop the last commits.
+            /// Durable across application crashes (a crash or SIGKILL of the app loses
+            /// nothing it was told was committed). A power loss or an OS crash may
+            /// drop the last commits, never corrupt the file: the WAL is synced only
+            /// at checkpoints.
             case normal = "NORMAL"
-            /// Durable across power loss too, at the cost of an fsync per commit.
+            /// Durable across power loss and OS crashes too: the WAL is synced at
+            /// every commit, at the cost of one fsync per commit. On Apple platforms
+            /// the store also asks for `F_FULLFSYNC` (`PRAGMA fullfsync` and
+            /// `checkpoint_fullfsync`), since a plain fsync there does not flush the
+            /// drive's cache.
             case full = "FULL"
         }
+
+        /// The size the write-ahead log is truncated to when a checkpoint resets it
+        /// (`PRAGMA journal_size_limit`), in bytes: 4 MiB.
+        public static let walSizeLimit = 4 * 1024 * 1024
 
         /// The `synchronous` setting; `.normal` by default.
         public var synchronous: Synchronous = .normal
@@ -80,6 +93,8 @@ public final class SessionDatabase: Sendable {
     let fileIdentity: FileIdentity?
     /// Whether ``close()`` has been called.
     private let closedFlag = Protected(false)
+    /// Commits since the store opened, to check the WAL's size now and then.
+    let walCheck = Protected(0)
 
     private init(path: String?, writer: any DatabaseWriter, configuration: Configuration = Configuration()) {
         self.path = path
@@ -251,9 +266,20 @@ extension SessionDatabase.Configuration {
         let synchronous = self.synchronous
         config.prepareDatabase { db in
             if !db.configuration.readonly {
-                // Both values are this package's constants, never user input.
+                // Every value is this package's constant, never user input.
                 try db.execute(sql: "PRAGMA synchronous = \(synchronous.rawValue)")
                 try db.execute(sql: "PRAGMA secure_delete = ON")
+                // A checkpoint that resets the WAL also truncates it to this size:
+                // without it the WAL keeps its largest size for good.
+                try db.execute(sql: "PRAGMA journal_size_limit = \(SessionDatabase.Configuration.walSizeLimit)")
+                #if canImport(Darwin)
+                if synchronous == .full {
+                    // On Apple platforms fsync does not reach the disk's platter or flash:
+                    // F_FULLFSYNC does. FULL means surviving a power loss, so ask for it.
+                    try db.execute(sql: "PRAGMA fullfsync = ON")
+                    try db.execute(sql: "PRAGMA checkpoint_fullfsync = ON")
+                }
+                #endif
             }
         }
         return config
