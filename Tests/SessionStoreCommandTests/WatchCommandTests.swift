@@ -92,6 +92,8 @@ import Testing
         #expect(watch.lines == ["1 tab: | (empty)*"])
         try store.browsers.closeBrowser(first)
         #expect(watch.waitForExit() == 0)
+        // The exit can be seen before the pipe's last chunk is read: wait for it.
+        _ = watch.waitForLines(timeout: 5) { $0.count >= 2 }
         #expect(watch.lines == ["1 tab: | (empty)*", "closed"])
     }
 

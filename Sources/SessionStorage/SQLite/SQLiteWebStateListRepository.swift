@@ -161,7 +161,7 @@ public final class SQLiteWebStateListRepository: WebStateListRepository {
     private static func snapshot(_ db: Database, browser: BrowserID, cache: WebStateListCache) throws -> WebStateListSnapshot {
         WebStateListSnapshot(
             browser: browser, list: try cache.current(db, browser: browser).list,
-            pages: try WebStateListRows.pages(db, browser: browser))
+            pages: try WebStateListRows.pages(db, browser: browser, repairs: cache.repairLog))
     }
 
     /// Applies `body` to the browser's list inside the current transaction and

@@ -87,8 +87,10 @@ public final class SessionDatabase: Sendable {
     public let configuration: Configuration
     /// Notices other processes' commits; `nil` in memory, where there are none.
     let externalChanges: ExternalChangeMonitor?
+    /// What was repaired in lists whose rows broke the rules.
+    let repairLog = RepairLog()
     /// The browsers' tab lists as last read or written, shared by this store's repositories.
-    let lists = WebStateListCache()
+    let lists: WebStateListCache
     /// The file's device and inode when it was opened, to notice it being deleted or replaced.
     let fileIdentity: FileIdentity?
     /// Whether ``close()`` has been called.
@@ -100,6 +102,7 @@ public final class SessionDatabase: Sendable {
         self.path = path
         self.writer = writer
         self.configuration = configuration
+        lists = WebStateListCache(repairLog: repairLog)
         fileIdentity = path.flatMap(FileIdentity.init(path:))
         externalChanges = path.map {
             ExternalChangeMonitor(path: $0, configuration: configuration.grdb(readonly: true))
@@ -206,6 +209,13 @@ public final class SessionDatabase: Sendable {
 
     /// Whether ``close()`` has been called.
     public var isClosed: Bool { closedFlag.withLock { $0 } }
+
+    /// Everything the store repaired or skipped since it was opened, in rows that
+    /// broke its rules (a damaged page, an outside writer): each cost one tab or
+    /// one link, not its window. Empty for a sound store. Log it.
+    public func repairs() -> [StoreRepair] {
+        repairLog.all
+    }
 
     /// Throws ``StorageError/closed(path:)`` once the store is closed.
     func checkOpen() throws {

@@ -11,14 +11,27 @@ import SessionModel
 /// commits; a rollback leaves the browser uncached, to be read anew.
 final class WebStateListCache: Sendable {
     private let entries = Protected<[BrowserID: StoredWebStateList]>([:])
+    /// Where repairs of damaged lists are recorded.
+    let repairLog: RepairLog
+
+    init(repairLog: RepairLog) {
+        self.repairLog = repairLog
+    }
 
     /// The browser's list for reading: the cached one if current, else read and cached.
     func current(_ db: Database, browser: BrowserID) throws -> StoredWebStateList {
         let revision = try self.revision(db, browser: browser)
         if let cached = entries.withLock({ $0[browser] }), cached.revision == revision { return cached }
-        let loaded = try WebStateListRows.load(db, browser: browser)
-        entries.withLock { $0[browser] = loaded }
-        return loaded
+        do {
+            let loaded = try WebStateListRows.load(db, browser: browser)
+            entries.withLock { $0[browser] = loaded }
+            return loaded
+        } catch where Self.isDamage(error) {
+            // Read-only here: the repaired list is reported, not written, nor cached.
+            let repaired = try WebStateListRows.loadRepairing(db, browser: browser)
+            repairLog.record(repaired.repairs)
+            return repaired.stored
+        }
     }
 
     /// The browser's list for changing: taken out of the cache (read anew if
@@ -28,7 +41,20 @@ final class WebStateListCache: Sendable {
         if let cached = entries.withLock({ $0.removeValue(forKey: browser) }), cached.revision == revision {
             return cached
         }
-        return try WebStateListRows.load(db, browser: browser)
+        do {
+            return try WebStateListRows.load(db, browser: browser)
+        } catch where Self.isDamage(error) {
+            // Inside a write: the repairs are written back with it.
+            let repaired = try WebStateListRows.loadRepairing(db, browser: browser)
+            let stored = try WebStateListRows.persist(repaired, browser: browser, in: db)
+            repairLog.record(repaired.repairs)
+            return stored
+        }
+    }
+
+    /// Whether a strict read failed on rows that break the rules or cannot be decoded.
+    private static func isDamage(_ error: any Error) -> Bool {
+        error is StoredValueDamage || error is RowDecodingError
     }
 
     /// Caches `stored` once the current transaction commits.

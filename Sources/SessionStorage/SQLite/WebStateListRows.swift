@@ -60,7 +60,13 @@ enum WebStateListRows {
                     openerID: try identifier($0, WebStateID.init(uuidString:)),
                     navigationIndex: try row.decode(forColumn: "opener_navigation_index"))
             }
-            if try row.decode(forColumn: "is_pinned") as Bool { pinnedCount += 1 }
+            if try row.decode(forColumn: "is_pinned") as Bool {
+                // Pinned tabs form a prefix: a pinned tab after an unpinned one breaks the rules.
+                guard pinnedCount == webStates.count else {
+                    throw StoredValueDamage(reason: "the tab list of browser \(browser) has a pinned tab after an unpinned one")
+                }
+                pinnedCount += 1
+            }
             if id.uuidString == activeTabID { activeIndex = webStates.count }
             keys[id] = try row.decode(forColumn: "sort_key")
             webStates.append(WebState(
@@ -80,18 +86,33 @@ enum WebStateListRows {
     }
 
     /// The current page of every tab of the browser that has one.
-    static func pages(_ db: Database, browser: BrowserID) throws -> [WebStateID: PageSummary] {
+    ///
+    /// A page whose row cannot be read is left out (the tab shows no page) and
+    /// recorded in `repairs`, so one damaged entry never hides the window.
+    static func pages(
+        _ db: Database, browser: BrowserID, repairs: RepairLog? = nil
+    ) throws -> [WebStateID: PageSummary] {
         var pages: [WebStateID: PageSummary] = [:]
         let rows = try Row.fetchCursor(db, sql: """
             SELECT t.id, e.title, e.url, e.virtual_url, e.favicon_url
             FROM tabs AS t
-            JOIN navigation_entries AS e ON e.tab_id = t.id AND e.sequence = t.history_start + t.current_entry_index
-            WHERE t.browser_id = ?
+            LEFT JOIN navigation_entries AS e ON e.tab_id = t.id AND e.sequence = t.history_start + t.current_entry_index
+            WHERE t.browser_id = ? AND t.current_entry_index IS NOT NULL
             """, arguments: [browser.uuidString])
         while let row = try rows.next() {
-            guard let id = WebStateID(uuidString: try row.decode(forColumn: "id")) else { continue }
-            pages[id] = PageSummary(
-                title: try row.decode(forColumn: "title"), url: try row.decode(forColumn: "url"), virtualURL: try row.decode(forColumn: "virtual_url"), faviconURL: try row.decode(forColumn: "favicon_url"))
+            guard let text = try? row.decode(String.self, forColumn: "id"), let id = WebStateID(uuidString: text)
+            else { continue }
+            do {
+                guard let url = try row.decode(String?.self, forColumn: "url") else {
+                    throw StoredValueDamage(reason: "its current page is missing")
+                }
+                pages[id] = PageSummary(
+                    title: try row.decode(forColumn: "title"), url: url,
+                    virtualURL: try row.decode(forColumn: "virtual_url"), faviconURL: try row.decode(forColumn: "favicon_url"))
+            } catch {
+                let reason = (error as? StoredValueDamage)?.reason ?? "its current page's row cannot be read"
+                repairs?.record([StoreRepair(kind: .pageSkipped, browser: browser, subject: text, reason: reason)])
+            }
         }
         return pages
     }
