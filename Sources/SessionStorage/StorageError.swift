@@ -42,6 +42,8 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible, L
     case unknownTab(String)
     /// No recently closed entry with this identifier exists in the store.
     case unknownClosedEntry(String)
+    /// No snapshot of this name exists for the store (or the store keeps none).
+    case unknownSnapshot(String)
     /// An import document is malformed or inconsistent: where (a JSON path or a
     /// line and column) and what; the store was not changed.
     case invalidArchive(location: String, reason: String)
@@ -83,6 +85,8 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible, L
             "No tab \(id) in the session store."
         case .unknownClosedEntry(let id):
             "No recently closed entry \(id) in the session store."
+        case .unknownSnapshot(let name):
+            "No snapshot \(name) of the session store."
         case .invalidArchive(let location, let reason):
             "Invalid document at \(location): \(reason.hasSuffix(".") ? String(reason.dropLast()) : reason); the store was not changed."
         }

@@ -25,7 +25,7 @@ enum ExitStatus {
         switch error {
         case .fileNotFound, .fileMovedOrDeleted, .closed: noInput
         case .notARegularFile, .notASessionStore, .corrupt, .migrationChecksumMismatch, .migrationsPending,
-            .unknownBrowser, .unknownTab, .unknownClosedEntry, .invalidArchive:
+            .unknownBrowser, .unknownTab, .unknownClosedEntry, .unknownSnapshot, .invalidArchive:
             dataError
         case .databaseNewerThanBinary: newerDatabase
         case .busy: temporaryFailure

@@ -41,3 +41,13 @@ public struct TemporaryDirectory: Sendable {
 public func fileBytes(_ path: String) -> Data? {
     FileManager.default.contents(atPath: path)
 }
+
+/// The regular files below `directory`, at any depth (snapshot folders included),
+/// as paths relative to it: what a scan for leftover data must read.
+public func filesBelow(_ directory: String) throws -> [String] {
+    guard let paths = FileManager.default.subpaths(atPath: directory) else { return [] }
+    return paths.filter { path in
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: directory + "/" + path, isDirectory: &isDirectory) && !isDirectory.boolValue
+    }.sorted()
+}

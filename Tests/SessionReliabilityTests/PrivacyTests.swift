@@ -62,7 +62,7 @@ import Testing
         #expect(try histories.clearBrowsingData(.host("\(marker).example")) == 1)
         #expect(try histories.history(of: closedTab.id).items.map(\.url) == ["https://kept.example/"])
         try database.close()
-        for file in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+        for file in try filesBelow(directory.path) {
             let bytes = try Data(contentsOf: URL(fileURLWithPath: directory.file(file)))
             #expect(bytes.range(of: Data(marker.utf8)) == nil, "\(file) holds the cleared marker")
         }

@@ -31,7 +31,7 @@ import Testing
         try SQLiteBrowserRepository(database: memory).closeBrowser(privateBrowser.id)
         try disk.close()
 
-        for file in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+        for file in try filesBelow(directory.path) {
             let bytes = try Data(contentsOf: URL(fileURLWithPath: directory.file(file)))
             #expect(bytes.range(of: Data(marker.utf8)) == nil, "\(file) holds the marker")
         }
@@ -52,7 +52,7 @@ import Testing
         try histories.commit(NavigationItem(url: "https://kept.example/", title: "kept"), in: tab.id)
         #expect(try histories.clearBrowsingData(.host("\(marker).example")) == 1)
         try database.close()
-        for file in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+        for file in try filesBelow(directory.path) {
             let bytes = try Data(contentsOf: URL(fileURLWithPath: directory.file(file)))
             #expect(bytes.range(of: Data(marker.utf8)) == nil, "\(file) holds the cleared marker")
         }

@@ -190,7 +190,7 @@ import Testing
             #expect(tabLines(first.stdout) == tabLines(second.stdout))
             let closed = try binary.run(["closed", "--db", dir.file("one.sqlite")], in: dir.path)
             #expect(closed.stdout.hasPrefix("recently closed: 1\n"))
-            for file in try FileManager.default.contentsOfDirectory(atPath: dir.path) {
+            for file in try filesBelow(dir.path) {
                 let bytes = try #require(fileBytes(dir.file(file)))
                 #expect(bytes.range(of: Data("private.example.com".utf8)) == nil, "\(file) holds off-the-record data")
             }

@@ -54,12 +54,16 @@ public final class SQLiteNavigationHistoryRepository: NavigationHistoryRepositor
 
     @discardableResult
     public func clearBrowsingData(_ filter: BrowsingDataFilter) throws -> Int {
-        try database.mutate(clearing(filter))
+        let deleted = try database.mutate(clearing(filter))
+        database.snapshotsClearedOfHistory()
+        return deleted
     }
 
     @discardableResult
     public func clearBrowsingData(_ filter: BrowsingDataFilter) async throws -> Int {
-        try await database.mutate(clearing(filter))
+        let deleted = try await database.mutate(clearing(filter))
+        database.snapshotsClearedOfHistory()
+        return deleted
     }
 
     // MARK: - Transactions

@@ -27,7 +27,7 @@ extension SessionDatabase {
         do {
             return try writer.writeWithoutTransaction { db in
                 let result = try transaction(db, body)
-                limitWAL(db)
+                afterCommit(db)
                 return result
             }
         } catch {
@@ -44,6 +44,12 @@ extension SessionDatabase {
     ///
     /// Best effort and silent: the commit is already durable, so a checkpoint
     /// that readers block changes nothing but the WAL's size, and is tried again later.
+    /// What follows every commit: keeping the WAL small, and a snapshot when one is due.
+    fileprivate func afterCommit(_ db: Database) {
+        limitWAL(db)
+        snapshotKeeper?.commitHappened()
+    }
+
     fileprivate func limitWAL(_ db: Database) {
         guard let path else { return }
         let due = walCheck.withLock { count in
@@ -137,7 +143,7 @@ extension SessionDatabase {
                         }
                     }
                     continuation.resume(with: result)
-                    if case .success = result { self.limitWAL(db) }
+                    if case .success = result { self.afterCommit(db) }
                 }
             }
         } onCancel: {

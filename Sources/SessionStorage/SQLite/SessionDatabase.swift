@@ -73,6 +73,8 @@ public final class SessionDatabase: Sendable {
         public var maximumClosedEntries = 25
         /// How long a recently closed entry is kept, in seconds (Firefox: 14 days).
         public var closedEntryLifetime: TimeInterval = 14 * 24 * 60 * 60
+        /// When the store snapshots itself (see ``SnapshotPolicy``); `nil` turns snapshots off.
+        public var snapshots: SnapshotPolicy? = SnapshotPolicy()
 
         /// The default configuration.
         public init() {}
@@ -97,6 +99,8 @@ public final class SessionDatabase: Sendable {
     private let closedFlag = Protected(false)
     /// Commits since the store opened, to check the WAL's size now and then.
     let walCheck = Protected(0)
+    /// Takes and keeps the snapshots of a file opened for writing; `nil` otherwise.
+    let snapshotKeeper: SnapshotKeeper?
 
     private init(path: String?, writer: any DatabaseWriter, configuration: Configuration = Configuration()) {
         self.path = path
@@ -104,6 +108,11 @@ public final class SessionDatabase: Sendable {
         self.configuration = configuration
         lists = WebStateListCache(repairLog: repairLog)
         fileIdentity = path.flatMap(FileIdentity.init(path:))
+        if let path, let policy = configuration.snapshots, writer is DatabasePool {
+            snapshotKeeper = SnapshotKeeper(storePath: path, policy: policy, configuration: configuration)
+        } else {
+            snapshotKeeper = nil
+        }
         externalChanges = path.map {
             ExternalChangeMonitor(path: $0, configuration: configuration.grdb(readonly: true))
         }
@@ -191,6 +200,7 @@ public final class SessionDatabase: Sendable {
             return !closed
         }
         guard wasOpen else { return }
+        snapshotKeeper?.drain()
         guard let pool = writer as? DatabasePool else {
             try? (writer as? DatabaseQueue)?.close()
             return

@@ -52,6 +52,11 @@ final class WebStateListCache: Sendable {
         }
     }
 
+    /// Forgets every list: the store's content was replaced (a restored snapshot).
+    func removeAll() {
+        entries.withLock { $0.removeAll() }
+    }
+
     /// Whether a strict read failed on rows that break the rules or cannot be decoded.
     private static func isDamage(_ error: any Error) -> Bool {
         error is StoredValueDamage || error is RowDecodingError

@@ -1,0 +1,99 @@
+import Foundation
+internal import GRDB
+import SessionModel
+
+// MARK: - Snapshots
+
+extension SessionDatabase {
+    /// The store's snapshots, newest first; empty in memory or with snapshots off.
+    ///
+    /// - Throws: ``StorageError/closed(path:)``.
+    public func snapshots() throws -> [StoreSnapshot] {
+        try checkOpen()
+        guard let snapshotKeeper else { return [] }
+        return (try? SnapshotKeeper.list(in: snapshotKeeper.directory)) ?? []
+    }
+
+    /// Takes a snapshot now, whatever the schedule, and prunes the old ones.
+    ///
+    /// Runs on the caller's thread; it reads the store in one read transaction
+    /// (`VACUUM INTO`), so writers go on meanwhile.
+    ///
+    /// - Returns: The snapshot, or `nil` in memory or with snapshots off.
+    /// - Throws: ``StorageError`` when the snapshot cannot be written.
+    @discardableResult
+    public func takeSnapshot() throws -> StoreSnapshot? {
+        try checkOpen()
+        return try snapshotKeeper?.take()
+    }
+
+    /// Puts the content of snapshot `name` back into the store, after taking a
+    /// snapshot of the current content (so the restore can be undone).
+    ///
+    /// The snapshot is copied into the open file through SQLite's backup API,
+    /// under the write lock: other connections, in this process or another, see
+    /// the restored content at their next read (the file is never swapped, so
+    /// none keeps reading a file that is gone). Every browser's revision moves
+    /// to a new random value, so no cache takes the restored lists for the ones
+    /// it holds, and observations deliver the restored state.
+    ///
+    /// - Throws: ``StorageError/unknownSnapshot(_:)``; ``StorageError/corrupt(path:reason:)``,
+    ///   ``StorageError/notASessionStore(path:reason:)`` or ``StorageError/migrationsPending(path:pending:)``
+    ///   for a snapshot that cannot be restored as it is; ``StorageError/busy(path:)``.
+    public func restoreSnapshot(named name: String) throws {
+        try checkOpen()
+        try ReentrancyGuard.check()
+        guard let snapshotKeeper, let pool = writer as? DatabasePool,
+              let snapshot = try snapshots().first(where: { $0.name == name })
+        else { throw StorageError.unknownSnapshot(name) }
+        let source = try SessionStoreFile.readOnlyQueue(atPath: snapshot.path, configuration: configuration)
+        defer { try? source.close() }
+        do {
+            try source.read { db in
+                let status = try SchemaMigrator().status(db, path: snapshot.path)
+                guard status.isCurrent else {
+                    throw StorageError.migrationsPending(path: snapshot.path, pending: status.pending)
+                }
+                let problems = try String.fetchAll(db, sql: "PRAGMA quick_check")
+                guard problems == ["ok"] else {
+                    throw StorageError.corrupt(path: snapshot.path, reason: problems.first ?? "quick_check failed")
+                }
+            }
+            try snapshotKeeper.take()
+            try source.backup(to: pool)
+            try pool.write { db in
+                // Revisions the restored lists never had: a cache anywhere that holds a
+                // list at a revision the store had before sees a mismatch, and reloads.
+                try db.execute(sql: "UPDATE browsers SET revision = abs(random() % 4611686018427387904)")
+            }
+            lists.removeAll()
+        } catch {
+            throw StorageError(error, path: displayPath, operation: "restoring a snapshot")
+        }
+    }
+
+    /// After browsing data was cleared: every snapshot holds the cleared history,
+    /// so all go, and a fresh one records the cleared state.
+    func snapshotsClearedOfHistory() {
+        guard let snapshotKeeper else { return }
+        snapshotKeeper.removeAll()
+        _ = try? snapshotKeeper.take()
+    }
+}
+
+extension SessionStoreFile {
+    /// The snapshots of the store at `path`, newest first, without opening it
+    /// for writing (the folder named by the configuration's ``SnapshotPolicy``).
+    ///
+    /// - Throws: ``StorageError`` when the folder cannot be read.
+    public static func snapshots(
+        atPath path: String, configuration: SessionDatabase.Configuration = .init()
+    ) throws -> [StoreSnapshot] {
+        guard let policy = configuration.snapshots else { return [] }
+        do {
+            return try SnapshotKeeper.list(in: policy.directory ?? path + ".snapshots")
+        } catch {
+            throw StorageError.readOnly(path: path + ".snapshots", reason: "the snapshot folder cannot be read")
+        }
+    }
+}

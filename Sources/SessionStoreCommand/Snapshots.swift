@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import SessionStorage
+
+extension SessionStore {
+    /// `sessionstore snapshots`: the store's snapshots, newest first; changes nothing.
+    struct Snapshots: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the store's snapshots, newest first.",
+            discussion: """
+                A store opened for writing snapshots itself at most once an hour while it is written \
+                (VACUUM INTO, mode 0600), in the folder FILE.snapshots beside it, keeping the last 3 \
+                plus one a day for 7 days.
+                """)
+
+        @OptionGroup var options: StoreOptions
+
+        @Flag(help: "Print JSON instead of text.")
+        var json = false
+
+        func run() throws {
+            try options.openReadOnly().close()
+            let snapshots = try SessionStoreFile.snapshots(atPath: options.path, configuration: options.configuration)
+            if json {
+                try JSONOutput.print(snapshots)
+                return
+            }
+            if snapshots.isEmpty {
+                print("\(options.path): no snapshots.")
+                return
+            }
+            let formatter = ISO8601DateFormatter()
+            for snapshot in snapshots {
+                print("\(snapshot.name)  \(formatter.string(from: snapshot.takenAt))  \(snapshot.sizeBytes) bytes")
+            }
+        }
+    }
+
+    /// `sessionstore snapshot`: takes a snapshot now.
+    struct Snapshot: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Take a snapshot of the store now.")
+
+        @OptionGroup var options: StoreOptions
+
+        func run() throws {
+            let database = try options.openForWriting(create: false)
+            let snapshot = try database.takeSnapshot()
+            try database.close()
+            print("Took snapshot \(snapshot?.name ?? "-").")
+        }
+    }
+
+    /// `sessionstore restore-snapshot NAME`: snapshots the current store, then restores NAME into it.
+    struct RestoreSnapshot: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "restore-snapshot",
+            abstract: "Put a snapshot's content back into the store (see `sessionstore snapshots`).",
+            discussion: """
+                First takes a snapshot of the current content, so the restore can be undone, then \
+                copies the chosen snapshot into the open file with SQLite's backup API: apps that \
+                have the store open see the restored content.
+                """)
+
+        @OptionGroup var options: StoreOptions
+
+        @Argument(help: ArgumentHelp("The snapshot's name, as `sessionstore snapshots` prints it.", valueName: "name"))
+        var name: String
+
+        func run() throws {
+            // Refuse an unknown name before opening for writing: the file stays untouched.
+            try options.openReadOnly().close()
+            let known = try SessionStoreFile.snapshots(atPath: options.path, configuration: options.configuration)
+            guard known.contains(where: { $0.name == name }) else { throw StorageError.unknownSnapshot(name) }
+            let database = try options.openForWriting(create: false)
+            try database.restoreSnapshot(named: name)
+            let undo = try database.snapshots().first?.name ?? "-"
+            try database.close()
+            print("Restored snapshot \(name); the content before it is snapshot \(undo).")
+        }
+    }
+}
