@@ -59,8 +59,12 @@ struct SalvagedRecord: Hashable, Sendable {
 /// Limitations: WITHOUT ROWID tables and indexes (index b-tree pages) are
 /// ignored; only the main database file is read, so the caller must pass a
 /// checkpointed file (or a copy with its WAL merged); damage that leaves a cell
-/// well-formed (a changed byte inside a value) cannot be detected, since the
-/// format has no checksums.
+/// well-formed (a changed byte inside a value, a garbage last overflow page that
+/// happens to start with four zero bytes) cannot be detected, since the format
+/// has no checksums; a record whose last overflow page is entirely zero bytes is
+/// skipped, being indistinguishable from one whose page was zeroed. When the
+/// header's geometry is unusable the freelist is unknown and the rows left on
+/// free pages (deleted rows, unless `secure_delete` was on) are returned too.
 struct SQLitePageScanner: Sendable {
     /// Why a file cannot be scanned at all.
     enum ScanError: Error, Equatable, CustomStringConvertible {
@@ -90,8 +94,12 @@ struct SQLitePageScanner: Sendable {
 
     /// The file scanned.
     let path: String
-    /// Whether the magic string and the page size came from an intact header;
-    /// when false the geometry is a fallback and the freelist is not read.
+    /// Whether the magic string is intact and the page geometry came from the header.
+    ///
+    /// When the magic string is damaged the geometry is still read from the
+    /// header if it is plausible (and then so is the freelist); otherwise it is
+    /// the 4096-byte fallback and the freelist is not read, so the records of
+    /// free pages (deleted rows) may be returned.
     let headerIsIntact: Bool
     /// The number of table b-tree leaf pages scanned.
     let leafPageCount: Int
