@@ -44,6 +44,10 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible, L
     case unknownClosedEntry(String)
     /// No snapshot of this name exists for the store (or the store keeps none).
     case unknownSnapshot(String)
+    /// A file to be created already exists; nothing was written.
+    case fileExists(path: String)
+    /// Nothing could be read from a damaged file: no row survived.
+    case nothingRecoverable(path: String)
     /// An import document is malformed or inconsistent: where (a JSON path or a
     /// line and column) and what; the store was not changed.
     case invalidArchive(location: String, reason: String)
@@ -87,6 +91,10 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible, L
             "No recently closed entry \(id) in the session store."
         case .unknownSnapshot(let name):
             "No snapshot \(name) of the session store."
+        case .fileExists(let path):
+            "\(path): already exists; choose another path, nothing was written."
+        case .nothingRecoverable(let path):
+            "\(path): no session data could be read from the file; nothing was written."
         case .invalidArchive(let location, let reason):
             "Invalid document at \(location): \(reason.hasSuffix(".") ? String(reason.dropLast()) : reason); the store was not changed."
         }

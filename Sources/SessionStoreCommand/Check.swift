@@ -23,6 +23,7 @@ extension SessionStore {
             } else {
                 for problem in problems { print(problem) }
                 print("\(options.path): \(problems.count) problem(s) found.")
+                print("To salvage what can be read into a new store: sessionstore recover --db \(options.path)")
             }
             if !problems.isEmpty { throw ExitCode(ExitStatus.problemsFound) }
         }

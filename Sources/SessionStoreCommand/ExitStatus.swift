@@ -25,11 +25,11 @@ enum ExitStatus {
         switch error {
         case .fileNotFound, .fileMovedOrDeleted, .closed: noInput
         case .notARegularFile, .notASessionStore, .corrupt, .migrationChecksumMismatch, .migrationsPending,
-            .unknownBrowser, .unknownTab, .unknownClosedEntry, .unknownSnapshot, .invalidArchive:
+            .unknownBrowser, .unknownTab, .unknownClosedEntry, .unknownSnapshot, .invalidArchive, .nothingRecoverable:
             dataError
         case .databaseNewerThanBinary: newerDatabase
         case .busy: temporaryFailure
-        case .readOnly, .directoryNotFound: cannotCreate
+        case .readOnly, .directoryNotFound, .fileExists: cannotCreate
         case .migrationFailed, .sqlite: software
         }
     }
@@ -49,6 +49,8 @@ enum ExitStatus {
             "\(path): \(pending.count) migration(s) pending (\(pending.joined(separator: ", "))); run `sessionstore migrate --db \(path)`."
         case .databaseNewerThanBinary(let path, let applied, let known):
             "\(path): migrated by a newer version (applied \(applied), this binary knows up to \(known)); use a newer sessionstore."
+        case .corrupt(let path, _):
+            error.description + " To salvage what can be read: sessionstore recover --db \(path)"
         default:
             error.description
         }

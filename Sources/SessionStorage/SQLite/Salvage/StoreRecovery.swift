@@ -1,0 +1,405 @@
+import Foundation
+internal import GRDB
+import SessionModel
+
+/// What ``SessionStoreFile/recover(from:to:configuration:)`` read, kept and repaired.
+public struct RecoveryReport: Sendable, Hashable, Codable {
+    /// One browser of the recovered store.
+    public struct BrowserRecovery: Sendable, Hashable, Codable {
+        /// The browser's identifier.
+        public var browser: String
+        /// Its tabs in the recovered store.
+        public var tabs: Int
+        /// The history entries of those tabs.
+        public var historyEntries: Int
+        /// Whether the browser had to be made anew, its own row being lost.
+        public var recreated: Bool
+    }
+
+    /// The damaged file, never written.
+    public var source: String
+    /// The new store.
+    public var output: String
+    /// Whether the source's write-ahead log could be folded into the copy that was read.
+    public var walMerged: Bool
+    /// Table leaf pages read.
+    public var pagesRead: Int
+    /// Cells of those pages that could not be decoded (a bad overflow chain, a torn cell).
+    public var cellsSkipped: Int
+    /// Rows found per table, before any check.
+    public var rowsFound: [String: Int]
+    /// Rows kept per table, in the new store.
+    public var rowsKept: [String: Int]
+    /// Records that fit no session table: SQLite's schema rows, the migrations'
+    /// bookkeeping, and rows too damaged to place.
+    public var recordsUnclassified: Int
+    /// The browsers of the new store, with what each holds.
+    public var browsers: [BrowserRecovery]
+    /// What was repaired so that every rule holds again, one line each.
+    public var repairs: [String]
+
+    /// Open tabs recovered, in every browser.
+    public var tabsRecovered: Int { browsers.reduce(0) { $0 + $1.tabs } }
+}
+
+extension SessionStoreFile {
+    /// Reads everything that can still be read from a damaged store and writes
+    /// it to a new, valid store at `output`; `source` is never written.
+    ///
+    /// The installed SQLite here has neither `sqlite_dbpage` nor the recovery
+    /// API, and plain SQL stops at the first bad page. So the source (a copy of
+    /// it, with its WAL folded in when SQLite can still do that) is read by
+    /// SQLite's documented file format: every table b-tree leaf page, every
+    /// cell, its overflow chain, skipping what fails. Each row is matched to a
+    /// table by its shape (column count, types, identifiers) and inserted where
+    /// the schema's constraints accept it. Then references are mended (a tab
+    /// whose window row was lost gets a new window; rows pointing at nothing
+    /// go), every browser's list is repaired by the tab-list rules (pinned
+    /// prefix, contiguous groups, openers in the list, an active tab: the most
+    /// recently active one when the stored one is lost), and every history is
+    /// renumbered with its current index in range. The result passes `check`.
+    ///
+    /// - Returns: What was read, kept and repaired, per table and per browser.
+    /// - Throws: ``StorageError/fileNotFound(path:)``, ``StorageError/fileExists(path:)``
+    ///   for an existing `output`, ``StorageError/nothingRecoverable(path:)`` when no
+    ///   row could be read, and ``StorageError`` when the new store cannot be written.
+    public static func recover(
+        from source: String, to output: String, configuration: SessionDatabase.Configuration = .init()
+    ) throws -> RecoveryReport {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else {
+            throw StorageError.fileNotFound(path: source)
+        }
+        if isDirectory.boolValue { throw StorageError.notARegularFile(path: source) }
+        if FileManager.default.fileExists(atPath: output) { throw StorageError.fileExists(path: output) }
+
+        let work = NSTemporaryDirectory() + "sessionstore-recover-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(
+            atPath: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(atPath: work) }
+
+        // 1. A copy of the source, with its WAL folded in if SQLite can still open it.
+        let copy = work + "/source.sqlite"
+        do {
+            try FileManager.default.copyItem(atPath: source, toPath: copy)
+            if FileManager.default.fileExists(atPath: source + "-wal") {
+                try FileManager.default.copyItem(atPath: source + "-wal", toPath: copy + "-wal")
+            }
+        } catch {
+            throw StorageError.readOnly(path: source, reason: "the file cannot be read")
+        }
+        let walMerged = Self.foldWAL(atPath: copy)
+
+        // 2. Every row of every table leaf page.
+        let scanner: SQLitePageScanner
+        do {
+            scanner = try SQLitePageScanner(path: copy)
+        } catch {
+            throw StorageError.nothingRecoverable(path: source)
+        }
+        let records = scanner.tableRecords()
+
+        // 3. A new store beside `output`, filled, mended, checked, then linked into place.
+        let building = "\(output).recovering-\(getpid())"
+        for suffix in ["", "-wal", "-shm"] { unlink(building + suffix) }
+        var configuration = configuration
+        configuration.backupBeforeMigrating = false
+        configuration.snapshots = nil
+        do {
+            try migrate(atPath: building, configuration: configuration)
+            var report = try RecoveryBuilder(path: building, configuration: configuration).fill(with: records)
+            guard report.rowsKept.values.reduce(0, +) > 0 else { throw StorageError.nothingRecoverable(path: source) }
+            let problems = try check(atPath: building, configuration: configuration)
+            guard problems.isEmpty else {
+                throw StorageError.sqlite(
+                    path: output, operation: "recovering", reason: "the recovered store still has \(problems.count) problem(s): \(problems[0])")
+            }
+            try DatabaseFile.synchronize(atPath: building)
+            guard link(building, output) == 0 else {
+                let code = errno
+                if code == EEXIST { throw StorageError.fileExists(path: output) }
+                throw StorageError.readOnly(path: output, reason: String(cString: strerror(code)))
+            }
+            DatabaseFile.synchronizeDirectory(of: output)
+            for suffix in ["", "-wal", "-shm"] { unlink(building + suffix) }
+            report.source = source
+            report.output = output
+            report.walMerged = walMerged
+            report.pagesRead = scanner.leafPageCount
+            report.cellsSkipped = scanner.skippedCells
+            return report
+        } catch {
+            for suffix in ["", "-wal", "-shm"] { unlink(building + suffix) }
+            throw StorageError(error, path: output, operation: "recovering")
+        }
+    }
+
+    /// Folds the copy's WAL into it when SQLite can still open the file; best effort.
+    private static func foldWAL(atPath path: String) -> Bool {
+        guard FileManager.default.fileExists(atPath: path + "-wal") else { return true }
+        var configuration = GRDB.Configuration()
+        configuration.foreignKeysEnabled = false
+        guard let queue = try? DatabaseQueue(path: path, configuration: configuration) else { return false }
+        defer { try? queue.close() }
+        let folded = (try? queue.writeWithoutTransaction { try $0.checkpoint(.truncate) }) != nil
+        return folded
+    }
+}
+
+/// Fills a fresh store with salvaged rows and mends it until every rule holds.
+private struct RecoveryBuilder {
+    /// The tables a session store's rows go to, parents first.
+    static let tables = [
+        "closed_entries", "browsers", "tab_groups", "tabs", "tab_openers", "navigation_entries",
+        "navigation_page_states", "tab_engine_states",
+    ]
+
+    struct Column {
+        var name: String
+        var type: String
+        var notNull: Bool
+        var isIntegerPrimaryKey: Bool
+    }
+
+    let queue: DatabaseQueue
+    var columns: [String: [Column]] = [:]
+
+    init(path: String, configuration: SessionDatabase.Configuration) throws {
+        var grdb = configuration.grdb(readonly: false)
+        grdb.foreignKeysEnabled = false
+        queue = try DatabaseQueue(path: path, configuration: grdb)
+        columns = try queue.read { db in
+            var columns: [String: [Column]] = [:]
+            for table in Self.tables {
+                columns[table] = try Row.fetchAll(db, sql: "SELECT name, type, \"notnull\", pk FROM pragma_table_info(?)", arguments: [table])
+                    .map { row in
+                        let type = (row["type"] as String? ?? "").uppercased()
+                        return Column(
+                            name: row["name"], type: type, notNull: row["notnull"] as Bool? ?? false,
+                            isIntegerPrimaryKey: (row["pk"] as Int? ?? 0) == 1 && type == "INTEGER")
+                    }
+            }
+            return columns
+        }
+    }
+
+    /// Inserts what fits, mends what is left, and describes it.
+    func fill(with records: [SalvagedRecord]) throws -> RecoveryReport {
+        defer { try? queue.close() }
+        var found: [String: [[DatabaseValue]]] = [:]
+        var unclassified = 0
+        for record in records {
+            if let (table, values) = classify(record) {
+                found[table, default: []].append(values)
+            } else {
+                unclassified += 1
+            }
+        }
+        var repairs: [String] = []
+        var recreated: Set<String> = []
+        var kept: [String: Int] = [:]
+        try queue.writeWithoutTransaction { db in
+            try db.inTransaction {
+                for table in Self.tables {
+                    guard let rows = found[table], let columns = columns[table] else { continue }
+                    let names = columns.map { "\"\($0.name)\"" }.joined(separator: ", ")
+                    let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+                    let statement = try db.makeStatement(sql: "INSERT OR IGNORE INTO \(table) (\(names)) VALUES (\(marks))")
+                    for values in rows {
+                        try statement.execute(arguments: StatementArguments(values))
+                    }
+                }
+                recreated = try mendReferences(db, repairs: &repairs)
+                for table in Self.tables {
+                    kept[table] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0
+                }
+                return .commit
+            }
+            try db.inTransaction {
+                try repairLists(db, repairs: &repairs)
+                try renumberHistories(db, repairs: &repairs)
+                return .commit
+            }
+        }
+        let browsers = try queue.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT b.id,
+                       (SELECT count(*) FROM tabs WHERE tabs.browser_id = b.id) AS tabs,
+                       (SELECT count(*) FROM navigation_entries e JOIN tabs t ON t.id = e.tab_id
+                        WHERE t.browser_id = b.id) AS entries
+                FROM browsers AS b WHERE b.closed_entry_id IS NULL ORDER BY b.last_active_at DESC, b.id
+                """).map { row in
+                RecoveryReport.BrowserRecovery(
+                    browser: row["id"], tabs: row["tabs"], historyEntries: row["entries"],
+                    recreated: recreated.contains(row["id"]))
+            }
+        }
+        return RecoveryReport(
+            source: "", output: "", walMerged: false, pagesRead: 0, cellsSkipped: 0,
+            rowsFound: found.mapValues(\.count), rowsKept: kept, recordsUnclassified: unclassified,
+            browsers: browsers, repairs: repairs)
+    }
+
+    // MARK: - Matching rows to tables
+
+    /// The one table whose columns the record's values fit, with the values to insert.
+    func classify(_ record: SalvagedRecord) -> (String, [DatabaseValue])? {
+        var match: (String, [DatabaseValue])?
+        for table in Self.tables {
+            guard let columns = columns[table], columns.count == record.values.count,
+                  let values = fit(record, columns) else { continue }
+            if match != nil { return nil }  // two tables fit: too ambiguous to keep
+            match = (table, values)
+        }
+        return match
+    }
+
+    private func fit(_ record: SalvagedRecord, _ columns: [Column]) -> [DatabaseValue]? {
+        var values: [DatabaseValue] = []
+        for (column, value) in zip(columns, record.values) {
+            if column.isIntegerPrimaryKey {
+                // The rowid stands for an INTEGER PRIMARY KEY; the record holds NULL.
+                guard value == .null else { return nil }
+                values.append(record.rowid.databaseValue)
+                continue
+            }
+            switch value {
+            case .null:
+                guard !column.notNull else { return nil }
+                values.append(.null)
+            case .integer(let integer):
+                guard column.type == "INTEGER" else { return nil }
+                values.append(integer.databaseValue)
+            case .real(let real):
+                guard column.type == "REAL" else { return nil }
+                values.append(real.databaseValue)
+            case .text(let text):
+                guard column.type == "TEXT" else { return nil }
+                if column.name == "id" || column.name.hasSuffix("_id") {
+                    guard text.count == 36, UUID(uuidString: text) != nil else { return nil }
+                }
+                values.append(text.databaseValue)
+            case .blob(let data):
+                guard column.type == "BLOB" else { return nil }
+                values.append(data.databaseValue)
+            }
+        }
+        return values
+    }
+
+    // MARK: - Mending
+
+    /// Deletes or mends every row that points at nothing; returns the browsers made anew.
+    private func mendReferences(_ db: Database, repairs: inout [String]) throws -> Set<String> {
+        func run(_ sql: String, _ what: String) throws {
+            try db.execute(sql: sql)
+            if db.changesCount > 0 { repairs.append("\(db.changesCount) \(what)") }
+        }
+        // A closed window whose entry is lost comes back as an open window.
+        try run("""
+            UPDATE browsers SET closed_entry_id = NULL
+            WHERE closed_entry_id IS NOT NULL AND closed_entry_id NOT IN (SELECT id FROM closed_entries)
+            """, "window(s) whose closed entry was lost reopened")
+        // Tabs of a lost window get a new window of the same identifier.
+        let orphans = try String.fetchAll(db, sql: """
+            SELECT DISTINCT browser_id FROM tabs
+            WHERE browser_id IS NOT NULL AND browser_id NOT IN (SELECT id FROM browsers)
+            """)
+        let now = Date()
+        for id in orphans {
+            try db.execute(
+                sql: "INSERT INTO browsers (id, created_at, last_active_at, revision) VALUES (?, ?, ?, abs(random() % 4611686018427387904))",
+                arguments: [id, now, now])
+        }
+        if !orphans.isEmpty { repairs.append("\(orphans.count) window(s) whose row was lost made anew for their tabs") }
+        try run("""
+            DELETE FROM tabs WHERE closed_entry_id IS NOT NULL AND closed_entry_id NOT IN (SELECT id FROM closed_entries)
+            """, "closed tab(s) whose entry was lost dropped")
+        try run("DELETE FROM tab_groups WHERE browser_id NOT IN (SELECT id FROM browsers)", "group(s) of no window dropped")
+        try run("""
+            UPDATE tabs SET group_id = NULL WHERE group_id IS NOT NULL AND group_id NOT IN (SELECT id FROM tab_groups)
+            """, "tab(s) taken out of a lost group")
+        try run("""
+            DELETE FROM tab_openers
+            WHERE tab_id NOT IN (SELECT id FROM tabs) OR opener_tab_id NOT IN (SELECT id FROM tabs)
+            """, "opener link(s) to lost tabs dropped")
+        try run("DELETE FROM navigation_entries WHERE tab_id NOT IN (SELECT id FROM tabs)", "history entries of lost tabs dropped")
+        try run("DELETE FROM navigation_page_states WHERE entry_id NOT IN (SELECT id FROM navigation_entries)", "page states of lost entries dropped")
+        try run("DELETE FROM tab_engine_states WHERE tab_id NOT IN (SELECT id FROM tabs)", "engine states of lost tabs dropped")
+        try run("""
+            UPDATE browsers SET active_tab_id = NULL
+            WHERE active_tab_id IS NOT NULL AND active_tab_id NOT IN (SELECT id FROM tabs WHERE browser_id = browsers.id)
+            """, "lost active tab(s) cleared")
+        try run("""
+            UPDATE closed_entries SET browser_id = NULL
+            WHERE browser_id IS NOT NULL AND browser_id NOT IN (SELECT id FROM browsers)
+            """, "closed entries' lost windows forgotten")
+        // Whatever still breaks a reference goes, row by row.
+        var rounds = 0
+        while rounds < 8 {
+            let broken = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
+            if broken.isEmpty { break }
+            for row in broken {
+                let table: String = row[0]
+                let rowID: Int64? = row[1]
+                if let rowID {
+                    try db.execute(sql: "DELETE FROM \(table) WHERE rowid = ?", arguments: [rowID])
+                }
+            }
+            repairs.append("\(broken.count) row(s) with a broken reference dropped")
+            rounds += 1
+        }
+        return Set(orphans)
+    }
+
+    /// Repairs every open browser's list by the tab-list rules and gives it an active tab.
+    private func repairLists(_ db: Database, repairs: inout [String]) throws {
+        for text in try String.fetchAll(db, sql: "SELECT id FROM browsers WHERE closed_entry_id IS NULL") {
+            guard let browser = BrowserID(uuidString: text) else { continue }
+            let repaired = try WebStateListRows.loadRepairing(db, browser: browser)
+            _ = try WebStateListRows.persist(repaired, browser: browser, in: db)
+            repairs += repaired.repairs.filter { $0.kind != .activeTabCleared }.map(\.description)
+            // The stored active tab is lost: the most recently active tab takes its place.
+            if repaired.stored.list.activeIndex == nil, !repaired.stored.list.isEmpty {
+                try db.execute(sql: """
+                    UPDATE browsers SET active_tab_id = (
+                        SELECT id FROM tabs WHERE browser_id = ?1 ORDER BY last_active_at DESC, sort_key LIMIT 1)
+                    WHERE id = ?1
+                    """, arguments: [text])
+                repairs.append("browser \(text): the most recently active tab made active")
+            }
+        }
+    }
+
+    /// Numbers every history's entries from its start again, keeping their order,
+    /// with the current index in range.
+    private func renumberHistories(_ db: Database, repairs: inout [String]) throws {
+        let gaps = try String.fetchAll(db, sql: """
+            SELECT t.id FROM tabs AS t LEFT JOIN navigation_entries AS e ON e.tab_id = t.id
+            GROUP BY t.id
+            HAVING count(e.id) > 0 AND (min(e.sequence) <> t.history_start OR max(e.sequence) - min(e.sequence) + 1 <> count(e.id)
+                   OR t.current_entry_index IS NULL OR t.current_entry_index >= count(e.id))
+            UNION
+            SELECT t.id FROM tabs AS t
+            WHERE t.current_entry_index IS NOT NULL AND NOT EXISTS (SELECT 1 FROM navigation_entries WHERE tab_id = t.id)
+            """)
+        for tab in gaps {
+            let ids = try Int64.fetchAll(db, sql: "SELECT id FROM navigation_entries WHERE tab_id = ? ORDER BY sequence", arguments: [tab])
+            let start = try Int64.fetchOne(db, sql: "SELECT history_start FROM tabs WHERE id = ?", arguments: [tab]) ?? 0
+            for (position, id) in ids.enumerated() {
+                try db.execute(sql: "UPDATE navigation_entries SET sequence = ? WHERE id = ?", arguments: [-1 - Int64(position), id])
+            }
+            for (position, id) in ids.enumerated() {
+                try db.execute(sql: "UPDATE navigation_entries SET sequence = ? WHERE id = ?", arguments: [start + Int64(position), id])
+            }
+            try db.execute(sql: """
+                UPDATE tabs SET current_entry_index = CASE
+                    WHEN ?2 = 0 THEN NULL
+                    WHEN current_entry_index IS NULL OR current_entry_index >= ?2 THEN ?2 - 1
+                    ELSE current_entry_index END
+                WHERE id = ?1
+                """, arguments: [tab, ids.count])
+        }
+        if !gaps.isEmpty { repairs.append("\(gaps.count) histories renumbered, their current entries in range") }
+    }
+}
