@@ -5,6 +5,7 @@ struct Goals {
     var bursts: [Int: MediatorBurst.Result] = [:]
     var mainThread: MainThreadUnderLock.Result?
     var walSoak: WALSoak.Result?
+    var snapshots: SnapshotBesideWriter.Result?
 
     private static func verdict(_ met: Bool) -> String { met ? "MET    " : "NOT MET" }
 
@@ -92,6 +93,11 @@ struct Goals {
         if let mainThread, let p99 = mainThread.asyncSamples.p99 {
             lines.append("\(Self.verdict(p99 < 1_000_000)) main thread per async command while another process holds "
                 + "the write lock, p99 under 1 ms: \(Report.duration(p99)) (sync: \(Report.duration(mainThread.syncSamples.p50)))")
+        }
+        if let snapshots, let during = snapshots.duringSnapshots.p99, let quiet = snapshots.quiet.p99 {
+            lines.append("\(Self.verdict(during - quiet < 5_000_000)) snapshots block writers for at most a few ms: "
+                + "activate p99 \(Report.duration(during)) while snapshotting, \(Report.duration(quiet)) without, "
+                + "max \(Report.duration(snapshots.duringSnapshots.maximum))")
         }
         if let walSoak {
             lines.append("\(Self.verdict(walSoak.largestBytes <= 8 * 1024 * 1024)) WAL under 8 MiB through "

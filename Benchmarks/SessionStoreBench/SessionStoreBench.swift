@@ -68,6 +68,8 @@ struct SessionStoreBench: ParsableCommand {
         var configuration = SessionDatabase.Configuration()
         configuration.synchronous = synchronous == "full" ? .full : .normal
         configuration.backupBeforeMigrating = false
+        // Raw SQLite takes no snapshots: neither does the store, but in the line that measures them.
+        configuration.snapshots = nil
         return configuration
     }
 
@@ -121,6 +123,19 @@ struct SessionStoreBench: ParsableCommand {
                     + "async p50 \(Report.duration(locked.asyncSamples.p50)), p99 \(Report.duration(locked.asyncSamples.p99)), "
                     + "max \(Report.duration(locked.asyncSamples.maximum)) over \(locked.asyncSamples.count) commands "
                     + "(lock held \(String(format: "%.2f", locked.asyncHoldSeconds)) s; \(locked.asyncCompleted) completed after it)"))
+        }
+
+        if let largest = sizes.max() {
+            progress("\(largest) tabs: writes while snapshots are taken")
+            let beside = try SnapshotBesideWriter.run(
+                path: root + "/tabs-\(largest)/store.sqlite", configuration: storeConfiguration)
+            goals.snapshots = beside
+            rows.append(ReportRow(
+                workload: "activate while snapshotting", tabs: largest, store: beside.duringSnapshots, raw: beside.quiet))
+            rows.append(ReportRow(
+                workload: "  (raw column: no snapshot)", tabs: largest,
+                text: "\(beside.snapshots) snapshots (VACUUM INTO) in \(String(format: "%.2f", beside.snapshotSeconds)) s "
+                    + "beside \(beside.duringSnapshots.count) activations"))
         }
 
         if walSoak > 0, let largest = sizes.max() {

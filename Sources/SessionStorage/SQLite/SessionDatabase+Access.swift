@@ -35,36 +35,45 @@ extension SessionDatabase {
         }
     }
 
-    /// After a commit, now and then: when the WAL has grown past
-    /// ``Configuration/walSizeLimit``, folds it back into the file and truncates
-    /// it (`wal_checkpoint(TRUNCATE)`), waiting at most a few milliseconds for
-    /// readers. SQLite's automatic checkpoint is PASSIVE: with readers always
-    /// overlapping (observations, `watch`, an app's reads) it never resets the
-    /// WAL, which then grows without bound ("checkpoint starvation").
-    ///
-    /// Best effort and silent: the commit is already durable, so a checkpoint
-    /// that readers block changes nothing but the WAL's size, and is tried again later.
     /// What follows every commit: keeping the WAL small, and a snapshot when one is due.
     fileprivate func afterCommit(_ db: Database) {
         limitWAL(db)
         snapshotKeeper?.commitHappened()
     }
 
+    /// After a commit, now and then: when the WAL has grown past
+    /// ``Configuration/walSizeLimit``, folds it back into the file and truncates
+    /// it (`wal_checkpoint(TRUNCATE)`). SQLite's automatic checkpoint is PASSIVE:
+    /// with readers always overlapping (observations, `watch`, an app's reads)
+    /// it never resets the WAL, which then grows without bound ("checkpoint
+    /// starvation"). A TRUNCATE checkpoint waits for the readers of older
+    /// snapshots to finish, and holds writers meanwhile, so:
+    /// - it is tried every 64 commits, every 128 after a failure until one succeeds;
+    /// - it waits 25 ms per `walSizeLimit` the WAL holds, at most 250 ms: a
+    ///   larger WAL is worth a longer pause;
+    /// - it is not tried while the store takes a snapshot, a long read that
+    ///   would make it fail.
+    ///
+    /// Best effort and silent: the commit is already durable, so a checkpoint
+    /// that readers block changes nothing but the WAL's size.
     fileprivate func limitWAL(_ db: Database) {
         guard let path else { return }
-        let due = walCheck.withLock { count in
-            count += 1
-            return count % 64 == 0
+        let due = walCheck.withLock { state in
+            state.commits += 1
+            return state.commits % (64 << min(state.failures, 1)) == 0
         }
-        guard due else { return }
+        guard due, snapshotKeeper?.isTaking != true else { return }
         let size = ((try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size]) as? NSNumber)?
             .int64Value ?? 0
-        guard size > Int64(Configuration.walSizeLimit) else { return }
+        let limit = Int64(Configuration.walSizeLimit)
+        guard size > limit else { return }
+        let wait = min(250, 25 * Int(size / limit))
         let busyMilliseconds = Int(configuration.busyTimeout * 1_000)
         // Both values are this package's numbers, never user input.
-        try? db.execute(sql: "PRAGMA busy_timeout = 20")
-        _ = try? db.checkpoint(.truncate)
+        try? db.execute(sql: "PRAGMA busy_timeout = \(wait)")
+        let truncated = (try? db.checkpoint(.truncate)) != nil
         try? db.execute(sql: "PRAGMA busy_timeout = \(busyMilliseconds)")
+        walCheck.withLock { state in state.failures = truncated ? 0 : state.failures + 1 }
     }
 
     /// The body of every mutation: one IMMEDIATE transaction on `db`, after

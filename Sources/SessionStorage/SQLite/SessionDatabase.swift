@@ -97,8 +97,9 @@ public final class SessionDatabase: Sendable {
     let fileIdentity: FileIdentity?
     /// Whether ``close()`` has been called.
     private let closedFlag = Protected(false)
-    /// Commits since the store opened, to check the WAL's size now and then.
-    let walCheck = Protected(0)
+    /// Commits since the store opened, and WAL checkpoints that failed in a row,
+    /// to check the WAL's size now and then.
+    let walCheck = Protected((commits: 0, failures: 0))
     /// Takes and keeps the snapshots of a file opened for writing; `nil` otherwise.
     let snapshotKeeper: SnapshotKeeper?
 

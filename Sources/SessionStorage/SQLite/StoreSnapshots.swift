@@ -47,6 +47,7 @@ final class SnapshotKeeper: Sendable {
     private struct State {
         var lastTaken: Date?
         var scheduled = false
+        var taking = false
     }
     private let state = Protected(State())
 
@@ -85,8 +86,13 @@ final class SnapshotKeeper: Sendable {
         try queue.sync { try takeOnQueue() }
     }
 
+    /// Whether a snapshot is being taken now (a long read: WAL checkpoints wait for it).
+    var isTaking: Bool { state.withLock { $0.taking } }
+
     /// Runs on `queue`, so that two snapshots never write the folder at once.
     private func takeOnQueue() throws -> StoreSnapshot {
+        state.withLock { $0.taking = true }
+        defer { state.withLock { $0.taking = false } }
         try makeDirectory()
         removeLeftovers()
         let takenAt = Date()
