@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import SessionModel
 import SessionStorage
@@ -37,6 +38,35 @@ import Testing
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(throws: StorageError.self) { try SessionDatabase.open(atPath: path) }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    /// Two creations of one new path at once (two threads of one process): both open the same sound store.
+    @Test func twoCreationsOfOnePath_atOnce_bothOpenOneSoundStore() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("both.sqlite")
+        let failures = Protected<[String]>([])
+        let group = DispatchGroup()
+        for _ in 0..<2 {
+            group.enter()
+            Thread.detachNewThread {
+                defer { group.leave() }
+                do {
+                    let database = try SessionDatabase.open(atPath: path)
+                    _ = try SQLiteBrowserRepository(database: database).createBrowser()
+                    try database.close()
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+        }
+        group.wait()
+        #expect(failures.withLock { $0 }.isEmpty)
+        #expect(try SessionStoreFile.check(atPath: path).isEmpty)
+        let database = try SessionDatabase.openReadOnly(atPath: path)
+        #expect(try SQLiteBrowserRepository(database: database).browsers().count == 2)
+        try database.close()
+        #expect(try filesBelow(directory.path).filter { $0.contains(".creating-") }.isEmpty)
     }
 
     /// The store is made beside the path and linked into place: nothing is left

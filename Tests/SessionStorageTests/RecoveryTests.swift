@@ -105,6 +105,21 @@ import Testing
         if fraction <= 0.05 { #expect(share >= 0.95) }
     }
 
+    /// A tab row that cannot be read (an outside writer's bad date) costs that tab, not the recovery.
+    @Test func unreadableTabRow_costsThatTab() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let source = directory.file("store.sqlite")
+        try Self.makeStore(atPath: source)
+        try PlainSQLite.execute(
+            "UPDATE tabs SET created_at = x'ff00' WHERE rowid = (SELECT min(rowid) FROM tabs WHERE browser_id IS NOT NULL)",
+            atPath: source)
+        let output = directory.file("recovered.sqlite")
+        let report = try SessionStoreFile.recover(from: source, to: output)
+        #expect(report.tabsRecovered == Self.tabCount + 2 - 1 - 1)
+        #expect(try SessionStoreFile.check(atPath: output).isEmpty)
+    }
+
     @Test func existingOutput_orNothingReadable_isRefused_andWritesNothing() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

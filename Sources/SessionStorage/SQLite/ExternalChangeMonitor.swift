@@ -35,6 +35,7 @@ final class ExternalChangeMonitor: @unchecked Sendable {
     nonisolated(unsafe) private var timer: (any DispatchSourceTimer)?
     nonisolated(unsafe) private var connection: DatabaseQueue?
     nonisolated(unsafe) private var version: Int?
+    nonisolated(unsafe) private var stopped = false
 
     init(path: String, configuration: GRDB.Configuration) {
         self.path = path
@@ -55,7 +56,23 @@ final class ExternalChangeMonitor: @unchecked Sendable {
     }
 
     /// Runs on `queue`: starts the timer when someone listens, stops it when no one does.
+    /// The store closed: stops polling, closes the monitor's connection, and
+    /// tells every subscriber once, so each observation reads, finds the store
+    /// closed, and ends.
+    func stop() {
+        let handlers = queue.sync { () -> [@Sendable () -> Void] in
+            stopped = true
+            timer?.cancel()
+            timer = nil
+            connection = nil
+            version = nil
+            return subscribers.withLock { Array($0.values) }
+        }
+        for handler in handlers { handler() }
+    }
+
     private func update() {
+        guard !stopped else { return }
         let listening = subscribers.withLock { !$0.isEmpty }
         if listening, timer == nil {
             let timer = DispatchSource.makeTimerSource(queue: queue)

@@ -60,13 +60,13 @@ extension SessionDatabase {
                 }
             }
             try snapshotKeeper.take()
-            try source.backup(to: pool)
-            try pool.write { db in
+            defer { lists.removeAll() }
+            try pool.writeWithoutTransaction { destination in
+                try source.inDatabase { snapshotDB in try snapshotDB.backup(to: destination) }
                 // Revisions the restored lists never had: a cache anywhere that holds a
                 // list at a revision the store had before sees a mismatch, and reloads.
-                try db.execute(sql: "UPDATE browsers SET revision = abs(random() % 4611686018427387904)")
+                try destination.execute(sql: "UPDATE browsers SET revision = abs(random() % 4611686018427387904)")
             }
-            lists.removeAll()
         } catch {
             throw StorageError(error, path: displayPath, operation: "restoring a snapshot")
         }

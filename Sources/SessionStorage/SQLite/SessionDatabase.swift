@@ -201,7 +201,8 @@ public final class SessionDatabase: Sendable {
             return !closed
         }
         guard wasOpen else { return }
-        snapshotKeeper?.drain()
+        snapshotKeeper?.stop()
+        externalChanges?.stop()
         guard let pool = writer as? DatabasePool else {
             try? (writer as? DatabaseQueue)?.close()
             return

@@ -104,7 +104,7 @@ public enum SessionStoreFile {
     }
 
     /// Creates a new store at `path` all at once: the store is made and migrated
-    /// in a file beside it (`PATH.creating-PID`), which is closed, synced, and
+    /// in a file beside it (`PATH.creating-PID-UUID`), which is closed, synced, and
     /// then linked to `path`. `link(2)` never replaces a file, and a process
     /// killed at any instant leaves either no store at `path` or a complete one
     /// (and at worst a leftover `.creating` file, removed by the next creation
@@ -115,11 +115,11 @@ public enum SessionStoreFile {
         atPath path: String, configuration: SessionDatabase.Configuration, migrator: SchemaMigrator
     ) throws -> MigrationReport? {
         removeStaleCreations(of: path)
-        let temporary = "\(path).creating-\(getpid())"
+        // Unique per call: two creations of one path, in one process or two, never share a file.
+        let temporary = "\(path).creating-\(getpid())-\(UUID().uuidString)"
         func removeTemporary() {
             for suffix in ["", "-wal", "-shm"] { unlink(temporary + suffix) }
         }
-        removeTemporary()
         do {
             try DatabaseFile.createPrivate(atPath: temporary)
         } catch StorageError.directoryNotFound {
@@ -146,7 +146,7 @@ public enum SessionStoreFile {
         }
     }
 
-    /// Removes `PATH.creating-PID` files whose process no longer runs: what a
+    /// Removes `PATH.creating-PID-…` files whose process no longer runs: what a
     /// creation killed before it linked its store left behind.
     private static func removeStaleCreations(of path: String) {
         let url = URL(fileURLWithPath: path)

@@ -48,6 +48,7 @@ final class SnapshotKeeper: Sendable {
         var lastTaken: Date?
         var scheduled = false
         var taking = false
+        var stopped = false
     }
     private let state = Protected(State())
 
@@ -63,7 +64,7 @@ final class SnapshotKeeper: Sendable {
     /// After a commit: schedules a snapshot on the keeper's queue when one is due.
     func commitHappened() {
         let due = state.withLock { state -> Bool in
-            guard !state.scheduled else { return false }
+            guard !state.scheduled, !state.stopped else { return false }
             if let last = state.lastTaken, Date().timeIntervalSince(last) < policy.interval { return false }
             state.scheduled = true
             return true
@@ -78,6 +79,12 @@ final class SnapshotKeeper: Sendable {
     /// Waits for a snapshot under way to finish.
     func drain() {
         queue.sync {}
+    }
+
+    /// The store is closing: no snapshot is scheduled any more; waits for one under way.
+    func stop() {
+        state.withLock { $0.stopped = true }
+        drain()
     }
 
     /// Takes a snapshot now, then prunes the old ones; waits for one under way first.
@@ -103,13 +110,17 @@ final class SnapshotKeeper: Sendable {
             attempt += 1
             path = directory + "/" + name.replacingOccurrences(of: ".sqlite", with: "-\(attempt).sqlite")
         }
-        let temporary = path + ".tmp"
+        // Unique, and named for this process: another process sharing the store
+        // (an app and its extension) never removes it while it is written.
+        let temporary = "\(path).\(getpid())-\(UUID().uuidString).tmp"
         try DatabaseFile.createPrivate(atPath: temporary)
         do {
             // VACUUM INTO reads the store in one read transaction: writers go on meanwhile.
             let queue = try DatabaseQueue(path: storePath, configuration: configuration.grdb(readonly: true))
             defer { try? queue.close() }
             try queue.inDatabase { db in try db.execute(sql: "VACUUM INTO ?", arguments: [temporary]) }
+            // SQLite may have made the file anew: the snapshot holds history, so 0600 whatever happened.
+            chmod(temporary, 0o600)
             try DatabaseFile.synchronize(atPath: temporary)
             guard rename(temporary, path) == 0 else {
                 throw StorageError.readOnly(path: path, reason: String(cString: strerror(errno)))
@@ -184,10 +195,12 @@ final class SnapshotKeeper: Sendable {
         }
     }
 
-    /// Removes half-written snapshots (`.tmp`) that a killed process left.
+    /// Removes half-written snapshots (`NAME.PID-UUID.tmp`) whose process no longer runs.
     private func removeLeftovers() {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasSuffix(".tmp") {
-            unlink(directory + "/" + name)
+            let tail = name.dropLast(4).split(separator: ".").last ?? ""
+            guard let pid = Int32(tail.split(separator: "-").first ?? ""), pid != getpid() else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { unlink(directory + "/" + name) }
         }
     }
 

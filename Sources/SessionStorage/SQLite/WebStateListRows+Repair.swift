@@ -190,6 +190,7 @@ extension WebStateListRows {
             // identifier: they belong to no tab now.
             try db.execute(sql: """
                 DELETE FROM navigation_entries WHERE tab_id NOT IN (SELECT id FROM tabs);
+                DELETE FROM navigation_page_states WHERE entry_id NOT IN (SELECT id FROM navigation_entries);
                 DELETE FROM tab_engine_states WHERE tab_id NOT IN (SELECT id FROM tabs);
                 DELETE FROM tab_openers
                 WHERE tab_id NOT IN (SELECT id FROM tabs) OR opener_tab_id NOT IN (SELECT id FROM tabs);

@@ -100,8 +100,7 @@ extension SessionStoreFile {
         let records = scanner.tableRecords()
 
         // 3. A new store beside `output`, filled, mended, checked, then linked into place.
-        let building = "\(output).recovering-\(getpid())"
-        for suffix in ["", "-wal", "-shm"] { unlink(building + suffix) }
+        let building = "\(output).recovering-\(getpid())-\(UUID().uuidString)"
         var configuration = configuration
         configuration.backupBeforeMigrating = false
         configuration.snapshots = nil
