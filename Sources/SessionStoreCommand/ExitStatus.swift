@@ -13,6 +13,8 @@ enum ExitStatus {
     static let noInput: Int32 = 66
     /// The file or its directory cannot be written (EX_CANTCREAT).
     static let cannotCreate: Int32 = 73
+    /// Writing the output failed: a full disk, a closed pipe (EX_IOERR).
+    static let ioError: Int32 = 74
     /// Locked by another process beyond the busy timeout (EX_TEMPFAIL).
     static let temporaryFailure: Int32 = 75
     /// The database is newer than this tool (EX_CONFIG).

@@ -19,10 +19,16 @@ extension SessionStore {
             var data = try SessionArchive.encoder().encode(archive)
             data.append(UInt8(ascii: "\n"))
             guard let output else {
-                FileHandle.standardOutput.write(data)
+                try StandardOutput.write(data)
                 return
             }
-            try SessionStoreFile.writePrivately(data, toPath: output)
+            try ExportTarget.refuseStore(output, storePath: options.path)
+            if ExportTarget.isNonRegularFile(output) {
+                // A FIFO, a terminal, /dev/stdout: write through it; never replace the node.
+                try ExportTarget.writeThrough(data, to: output)
+            } else {
+                try SessionStoreFile.writePrivately(data, toPath: output)
+            }
         }
     }
 
@@ -48,9 +54,14 @@ extension SessionStore {
             if file == "-" {
                 data = FileHandle.standardInput.readDataToEndOfFile()
             } else {
-                guard FileManager.default.fileExists(atPath: file) else { throw StorageError.fileNotFound(path: file) }
+                // Errors about the input name the input document, never the store.
+                guard FileManager.default.fileExists(atPath: file) else {
+                    throw InputFailure(message: "\(file): no such document to import.", status: ExitStatus.noInput)
+                }
                 guard let contents = FileManager.default.contents(atPath: file) else {
-                    throw StorageError.notARegularFile(path: file)
+                    throw InputFailure(
+                        message: "\(file): the document cannot be read (a directory, or not readable).",
+                        status: ExitStatus.noInput)
                 }
                 data = contents
             }
@@ -87,4 +98,75 @@ struct ImportFailure: Error, CustomStringConvertible {
     var file: String
     var error: StorageError
     var description: String { "\(file): \(error.description)" }
+}
+
+/// An input document that cannot be read: one line naming it, and its exit status.
+struct InputFailure: Error, CustomStringConvertible {
+    var message: String
+    var status: Int32
+    var description: String { message }
+}
+
+/// Where `export --output` may write.
+enum ExportTarget {
+    /// Refuses the store itself and its `-wal` and `-shm` files as the output.
+    static func refuseStore(_ output: String, storePath: String) throws {
+        let target = FileManager.default.fileExists(atPath: output) ? identity(output) : nil
+        for suffix in ["", "-wal", "-shm"] {
+            let path = storePath + suffix
+            let same = target != nil && target == identity(path)
+            if same || URL(fileURLWithPath: output).standardizedFileURL == URL(fileURLWithPath: path).standardizedFileURL {
+                throw ValidationError("--output is the store\(suffix.isEmpty ? "" : "'s \(suffix) file") itself; give another file.")
+            }
+        }
+    }
+
+    /// Whether `path` names something other than a regular file (after symbolic links).
+    static func isNonRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        return (info.st_mode & S_IFMT) != S_IFREG
+    }
+
+    /// Writes `data` through the node at `path` (a FIFO, a device), without replacing it.
+    static func writeThrough(_ data: Data, to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw InputFailure(
+                message: "\(path): cannot be opened for writing (\(String(cString: strerror(errno)))).",
+                status: ExitStatus.cannotCreate)
+        }
+        defer { close(descriptor) }
+        try StandardOutput.writeAll(data, to: descriptor, naming: path)
+    }
+
+    private static func identity(_ path: String) -> [UInt64]? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return [UInt64(info.st_dev), UInt64(info.st_ino)]
+    }
+}
+
+/// Standard output that reports a failed write instead of trapping or losing it.
+enum StandardOutput {
+    /// Writes `data` to stdout; a failure (a full disk, a closed pipe) throws.
+    static func write(_ data: Data) throws {
+        try writeAll(data, to: STDOUT_FILENO, naming: "standard output")
+    }
+
+    /// Writes all of `data` to `descriptor`, or throws one line naming `name` and the system's reason.
+    static func writeAll(_ data: Data, to descriptor: Int32, naming name: String) throws {
+        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw InputFailure(
+                        message: "\(name): writing failed (\(String(cString: strerror(errno)))).", status: ExitStatus.ioError)
+                }
+                offset += written
+            }
+        }
+    }
 }

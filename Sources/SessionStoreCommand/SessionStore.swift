@@ -35,6 +35,14 @@ public struct SessionStore: ParsableCommand {
         do {
             var command = try parseAsRoot(arguments)
             try command.run()
+            // What `print` buffered must reach stdout: a full disk or a closed pipe is a failure.
+            if fflush(nil) != 0 {
+                ExitStatus.fail(
+                    message: "standard output: writing failed (\(String(cString: strerror(errno)))).",
+                    status: ExitStatus.ioError)
+            }
+        } catch let failure as InputFailure {
+            ExitStatus.fail(message: failure.message, status: failure.status)
         } catch let error as StorageError {
             ExitStatus.fail(error)
         } catch let failure as ImportFailure {

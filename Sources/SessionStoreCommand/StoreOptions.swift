@@ -18,8 +18,8 @@ struct StoreOptions: ParsableArguments {
 
     func validate() throws {
         if let db, db.isEmpty { throw ValidationError("--db needs a path.") }
-        guard busyTimeout >= 0, busyTimeout.isFinite else {
-            throw ValidationError("--busy-timeout must be a number of seconds, 0 or more.")
+        guard busyTimeout >= 0, busyTimeout <= 86_400, busyTimeout.isFinite else {
+            throw ValidationError("--busy-timeout must be a number of seconds from 0 to 86400.")
         }
     }
 

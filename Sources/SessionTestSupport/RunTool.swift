@@ -32,7 +32,8 @@ public struct RunResult: Equatable, Sendable, CustomStringConvertible {
 /// With `user`, it runs as that user (through `setpriv`), so file permissions bite.
 public func runTool(
     _ arguments: [String], in directory: String, binary: String = BuiltBinary.sessionstore,
-    environment: [String: String] = [:], stdin: Data? = nil, timeout: Double = 120, user: UInt32? = nil
+    environment: [String: String] = [:], stdin: Data? = nil, timeout: Double = 120, user: UInt32? = nil,
+    stdoutPath: String? = nil
 ) throws -> RunResult {
     let process = Process()
     if let user {
@@ -53,7 +54,8 @@ public func runTool(
     defer { capture.remove() }
     _ = FileManager.default.createFile(atPath: capture.file("out"), contents: nil)
     _ = FileManager.default.createFile(atPath: capture.file("err"), contents: nil)
-    let out = try FileHandle(forWritingTo: URL(fileURLWithPath: capture.file("out")))
+    // With `stdoutPath`, stdout goes there instead (a device such as /dev/full, a FIFO).
+    let out = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath ?? capture.file("out")))
     let err = try FileHandle(forWritingTo: URL(fileURLWithPath: capture.file("err")))
     defer {
         try? out.close()

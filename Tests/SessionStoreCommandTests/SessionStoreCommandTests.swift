@@ -115,7 +115,7 @@ import Testing
         try TemporaryDirectory.with { dir in
             let result = try binary.run(["status", "--busy-timeout=-1"], in: dir.path)
             #expect(result.status == 64)
-            #expect(result.stderr.contains("--busy-timeout must be a number of seconds, 0 or more."))
+            #expect(result.stderr.contains("--busy-timeout must be a number of seconds from 0 to 86400."))
             let unknown = try binary.run(["frobnicate"], in: dir.path)
             #expect(unknown.status == 64)
         }

@@ -68,7 +68,7 @@ extension SessionDatabase {
         let limit = Int64(Configuration.walSizeLimit)
         guard size > limit else { return }
         let wait = min(250, 25 * Int(size / limit))
-        let busyMilliseconds = Int(configuration.busyTimeout * 1_000)
+        let busyMilliseconds = Int(min(max(configuration.busyTimeout, 0), 86_400) * 1_000)
         // Both values are this package's numbers, never user input.
         try? db.execute(sql: "PRAGMA busy_timeout = \(wait)")
         let truncated = (try? db.checkpoint(.truncate)) != nil

@@ -59,7 +59,8 @@ public final class SessionDatabase: Sendable {
 
         /// The `synchronous` setting; `.normal` by default.
         public var synchronous: Synchronous = .normal
-        /// How long a write waits for another connection's lock before failing.
+        /// How long a write waits for another connection's lock before failing, in
+        /// seconds (0 to 86,400; other values are clamped into that range).
         public var busyTimeout: TimeInterval = 5
         /// Whether a missing file is created (with mode 0600).
         public var createIfMissing = true
@@ -211,7 +212,11 @@ public final class SessionDatabase: Sendable {
         // to close is read-only and cannot checkpoint: do it here. It is best
         // effort: a checkpoint that another process's reader blocks leaves the
         // WAL, whose commits are as durable, for the next open.
-        _ = try? pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+        // A reader of another process would hold it up to the busy timeout: 100 ms at most.
+        _ = try? pool.writeWithoutTransaction { db in
+            try? db.execute(sql: "PRAGMA busy_timeout = 100")
+            _ = try db.checkpoint(.truncate)
+        }
         do {
             try pool.close()
         } catch {
@@ -284,7 +289,8 @@ extension SessionDatabase.Configuration {
         var config = GRDB.Configuration()
         config.readonly = readonly
         config.foreignKeysEnabled = true
-        config.busyMode = .timeout(busyTimeout)
+        // GRDB converts to Int32 milliseconds: keep within a day (and not negative or NaN).
+        config.busyMode = .timeout(busyTimeout.isFinite ? min(max(busyTimeout, 0), 86_400) : 5)
         let synchronous = self.synchronous
         config.prepareDatabase { db in
             if !db.configuration.readonly {

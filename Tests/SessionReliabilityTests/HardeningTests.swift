@@ -1,0 +1,111 @@
+import Foundation
+import SessionModel
+import SessionStorage
+import SessionTestSupport
+import Testing
+
+/// Items of the hostile run against `sessionstore` (issue 13), one test each,
+/// numbered as the issue numbers them. Each failed before its fix.
+@Suite struct HardeningTests {
+    /// Item 1: a committed import is reported as done at once, even while another
+    /// process holds a read transaction (the final checkpoint is best effort and brief).
+    @Test func item1_committedImport_besideAReader_exitsZeroAtOnce() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = directory.file("s.sqlite")
+        #expect(try runTool(["demo", "--db", directory.file("a.sqlite"), "--seed", "11", "--browsers", "1", "--tabs", "3"], in: directory.path).status == 0)
+        #expect(try runTool(["export", "--db", directory.file("a.sqlite"), "--output", directory.file("other.json")], in: directory.path).status == 0)
+        #expect(try runTool(["demo", "--db", store, "--seed", "12", "--browsers", "1", "--tabs", "3"], in: directory.path).status == 0)
+
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        reader.arguments = [store]
+        let input = Pipe(), output = Pipe()
+        reader.standardInput = input
+        reader.standardOutput = output
+        reader.standardError = FileHandle.nullDevice
+        try reader.run()
+        input.fileHandleForWriting.write(Data("BEGIN; SELECT 'reading', count(*) FROM tabs;\n".utf8))
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains("reading") {
+            let chunk = output.fileHandleForReading.availableData
+            try #require(!chunk.isEmpty, "sqlite3 ended early")
+            seen.append(chunk)
+        }
+        let started = Date()
+        let result = try runTool(["import", directory.file("other.json"), "--db", store], in: directory.path)
+        let elapsed = Date().timeIntervalSince(started)
+        input.fileHandleForWriting.write(Data("COMMIT;\n.quit\n".utf8))
+        reader.waitUntilExit()
+        #expect(result.status == 0, "\(result)")
+        #expect(elapsed < 3, "the import took \(elapsed) s beside a reader")
+        let status = try SessionStoreFile.status(atPath: store)
+        #expect(status.counts?.browsers == 2)  // the demo's window and the imported one
+    }
+
+    /// Item 2: `export --output` refuses the store itself, writes through a FIFO
+    /// or a device without replacing it, and replaces only regular files.
+    @Test func item2_exportOutput_refusesTheStore_andWritesThroughSpecialFiles() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = directory.file("s.sqlite")
+        #expect(try runTool(["demo", "--db", store, "--browsers", "1", "--tabs", "3"], in: directory.path).status == 0)
+        let before = fileBytes(store)
+        for target in [store, store + "-wal", "./s.sqlite"] {
+            let refused = try runTool(["export", "--db", store, "--output", target], in: directory.path)
+            #expect(refused.status == 64, "\(target): \(refused)")
+        }
+        #expect(fileBytes(store) == before)
+
+        let fifo = directory.file("fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let received = ValueRecorder<Data>()
+        Thread.detachNewThread {
+            let handle = FileHandle(forReadingAtPath: fifo)
+            received.record(handle?.readDataToEndOfFile() ?? Data())
+        }
+        let throughFIFO = try runTool(["export", "--db", store, "--output", fifo], in: directory.path, timeout: 30)
+        #expect(throughFIFO.status == 0, "\(throughFIFO)")
+        #expect(received.wait(timeout: 10) { !$0.isEmpty })
+        #expect(try SessionArchive.decode(from: received.recorded.first ?? Data()).browsers.count == 1)
+        var info = stat()
+        #expect(stat(fifo, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
+
+        let full = try runTool(["export", "--db", store, "--output", "/dev/full"], in: directory.path)
+        #expect(full.status == 74 && full.stderrLines.count == 1, "\(full)")
+        #expect(stat("/dev/full", &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR)
+    }
+
+    /// Item 6: a full stdout is a failure with one line (74), never a trap or a silent exit 0.
+    @Test(arguments: [["export"], ["ls"], ["status"], ["check"], ["closed", "--json"]])
+    func item6_fullStandardOutput_failsWithOneLine(arguments: [String]) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = directory.file("s.sqlite")
+        #expect(try runTool(["demo", "--db", store, "--browsers", "1", "--tabs", "3"], in: directory.path).status == 0)
+        let result = try runTool(arguments + ["--db", store], in: directory.path, stdoutPath: "/dev/full")
+        #expect(result.status == 74, "\(arguments): \(result)")
+        #expect(result.stderrLines.count == 1 && result.stderr.contains("standard output"), "\(result)")
+    }
+
+    /// Item 7: a busy timeout that GRDB cannot hold is a usage error, not a trap.
+    @Test(arguments: ["3000000", "1e308", "nan", "-1"])
+    func item7_hugeBusyTimeout_isAUsageError(value: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let result = try runTool(["status", "--busy-timeout", value], in: directory.path)
+        #expect(result.status == 64, "\(value): \(result)")
+    }
+
+    /// Item 12: errors about the document to import name the document, not the store.
+    @Test func item12_unreadableImportDocument_isNamedAsSuch() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let missing = try runTool(["import", "no_such.json", "--db", "s.sqlite"], in: directory.path)
+        #expect(missing.status == 66)
+        #expect(missing.stderr == "sessionstore: no_such.json: no such document to import.\n", "\(missing)")
+        let folder = try runTool(["import", ".", "--db", "s.sqlite"], in: directory.path)
+        #expect(folder.status == 66 && folder.stderrLines.count == 1 && folder.stderr.contains("document"), "\(folder)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("s.sqlite")))
+    }
+}
