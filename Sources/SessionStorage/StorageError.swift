@@ -46,6 +46,8 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible, L
     case unknownSnapshot(String)
     /// A file to be created already exists; nothing was written.
     case fileExists(path: String)
+    /// The path is longer than SQLite can open (its full path, in bytes, against the limit).
+    case pathTooLong(path: String, length: Int, limit: Int)
     /// Nothing could be read from a damaged file: no row survived.
     case nothingRecoverable(path: String)
     /// An import document is malformed or inconsistent: where (a JSON path or a
@@ -56,33 +58,33 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible, L
     public var description: String {
         switch self {
         case .fileNotFound(let path):
-            "\(path): no such session store; create it by opening it with `createIfMissing` on."
+            "\(shown(path)): no such session store; create it by opening it with `createIfMissing` on."
         case .directoryNotFound(let path):
-            "\(path): the directory \((path as NSString).deletingLastPathComponent) does not exist; create it first."
+            "\(shown(path)): the directory \((shown(path) as NSString).deletingLastPathComponent) does not exist; create it first."
         case .closed(let path):
-            "\(path): the session store was closed; open it again to use it."
+            "\(shown(path)): the session store was closed; open it again to use it."
         case .notARegularFile(let path):
-            "\(path): not a regular file; give the path of a session store file."
+            "\(shown(path)): not a regular file; give the path of a session store file."
         case .notASessionStore(let path, let reason):
-            "\(path): not a session store (\(reason)); nothing was changed."
+            "\(shown(path)): not a session store (\(reason)); nothing was changed."
         case .corrupt(let path, let reason):
-            "\(path): the database is corrupt (\(reason)); restore it from a backup."
+            "\(shown(path)): the database is corrupt (\(reason)); restore it from a backup."
         case .databaseNewerThanBinary(let path, let applied, let known):
-            "\(path): migrated by a newer version (applied \(applied), this binary knows up to \(known)); use a newer version of the app or tool."
+            "\(shown(path)): migrated by a newer version (applied \(applied), this binary knows up to \(known)); use a newer version of the app or tool."
         case .migrationChecksumMismatch(let path, let identifier):
-            "\(path): applied migration \(identifier) differs from this binary's copy of it; the schema cannot be trusted."
+            "\(shown(path)): applied migration \(identifier) differs from this binary's copy of it; the schema cannot be trusted."
         case .migrationFailed(let path, let identifier, let reason):
-            "\(path): migration \(identifier) failed (\(reason)); the file was left unchanged."
+            "\(shown(path)): migration \(identifier) failed (\(reason)); the file was left unchanged."
         case .busy(let path):
-            "\(path): the database is locked by another process; try again when it is idle."
+            "\(shown(path)): the database is locked by another process; try again when it is idle."
         case .readOnly(let path, let reason):
-            "\(path): cannot write (\(reason)); check the file's and directory's permissions."
+            "\(shown(path)): cannot write (\(reason)); check the file's and directory's permissions."
         case .sqlite(let path, let operation, let reason):
-            "\(path): \(operation) failed (\(reason))."
+            "\(shown(path)): \(operation) failed (\(reason))."
         case .migrationsPending(let path, let pending):
-            "\(path): \(pending.count) migration(s) pending (\(pending.joined(separator: ", "))); open it for writing to migrate it."
+            "\(shown(path)): \(pending.count) migration(s) pending (\(pending.joined(separator: ", "))); open it for writing to migrate it."
         case .fileMovedOrDeleted(let path):
-            "\(path): the file was deleted or replaced while the store was open; nothing more was written. Open it again."
+            "\(shown(path)): the file was deleted or replaced while the store was open; nothing more was written. Open it again."
         case .unknownBrowser(let id):
             "No browser \(id) in the session store."
         case .unknownTab(let id):
@@ -91,10 +93,12 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible, L
             "No recently closed entry \(id) in the session store."
         case .unknownSnapshot(let name):
             "No snapshot \(name) of the session store."
+        case .pathTooLong(let path, let length, let limit):
+            "\(shown(path)): the path is too long for SQLite (\(length) bytes in full, at most \(limit)); use a shorter one."
         case .fileExists(let path):
-            "\(path): already exists; choose another path, nothing was written."
+            "\(shown(path)): already exists; choose another path, nothing was written."
         case .nothingRecoverable(let path):
-            "\(path): no session data could be read from the file; nothing was written."
+            "\(shown(path)): no session data could be read from the file; nothing was written."
         case .invalidArchive(let location, let reason):
             "Invalid document at \(location): \(reason.hasSuffix(".") ? String(reason.dropLast()) : reason); the store was not changed."
         }
@@ -102,4 +106,25 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible, L
 
     /// The same one-sentence message as ``description``, for alerts and `localizedDescription`.
     public var errorDescription: String? { description }
+}
+
+/// `text` with its control characters escaped (`\n`, `\u{1B}`), so a path
+/// shown in a message stays on its one line and cannot drive a terminal.
+package func shown(_ text: String) -> String {
+    var result = ""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\n": result += "\\n"
+        case "\r": result += "\\r"
+        case "\t": result += "\\t"
+        default:
+            let bidiOrSeparator = (0x2028...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+            if scalar.properties.generalCategory == .control || bidiOrSeparator {
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+    }
+    return result
 }

@@ -7,6 +7,8 @@ import SessionStorage
 enum ExitStatus {
     /// `check` found problems.
     static let problemsFound: Int32 = 1
+    /// A bad argument, such as a path too long to open (EX_USAGE).
+    static let usage: Int32 = 64
     /// Not a session store, corrupt, or malformed input (EX_DATAERR).
     static let dataError: Int32 = 65
     /// The database file does not exist (EX_NOINPUT).
@@ -29,6 +31,7 @@ enum ExitStatus {
         case .notARegularFile, .notASessionStore, .corrupt, .migrationChecksumMismatch, .migrationsPending,
             .unknownBrowser, .unknownTab, .unknownClosedEntry, .unknownSnapshot, .invalidArchive, .nothingRecoverable:
             dataError
+        case .pathTooLong: usage
         case .databaseNewerThanBinary: newerDatabase
         case .busy: temporaryFailure
         case .readOnly, .directoryNotFound, .fileExists: cannotCreate
@@ -46,13 +49,13 @@ enum ExitStatus {
     static func message(for error: StorageError) -> String {
         switch error {
         case .fileNotFound(let path):
-            "\(path): no such session store; run `sessionstore migrate --db \(path)` to create one."
+            "\(shown(path)): no such session store; run `sessionstore migrate --db \(shown(path))` to create one."
         case .migrationsPending(let path, let pending):
-            "\(path): \(pending.count) migration(s) pending (\(pending.joined(separator: ", "))); run `sessionstore migrate --db \(path)`."
+            "\(shown(path)): \(pending.count) migration(s) pending (\(pending.joined(separator: ", "))); run `sessionstore migrate --db \(shown(path))`."
         case .databaseNewerThanBinary(let path, let applied, let known):
-            "\(path): migrated by a newer version (applied \(applied), this binary knows up to \(known)); use a newer sessionstore."
+            "\(shown(path)): migrated by a newer version (applied \(applied), this binary knows up to \(known)); use a newer sessionstore."
         case .corrupt(let path, _):
-            error.description + " To salvage what can be read: sessionstore recover --db \(path)"
+            error.description + " To salvage what can be read: sessionstore recover --db \(shown(path))"
         default:
             error.description
         }

@@ -56,11 +56,11 @@ extension SessionStore {
             } else {
                 // Errors about the input name the input document, never the store.
                 guard FileManager.default.fileExists(atPath: file) else {
-                    throw InputFailure(message: "\(file): no such document to import.", status: ExitStatus.noInput)
+                    throw InputFailure(message: "\(shown(file)): no such document to import.", status: ExitStatus.noInput)
                 }
                 guard let contents = FileManager.default.contents(atPath: file) else {
                     throw InputFailure(
-                        message: "\(file): the document cannot be read (a directory, or not readable).",
+                        message: "\(shown(file)): the document cannot be read (a directory, or not readable).",
                         status: ExitStatus.noInput)
                 }
                 data = contents

@@ -97,6 +97,33 @@ import Testing
         #expect(result.status == 64, "\(value): \(result)")
     }
 
+    /// Item 10: control characters in a path are escaped in messages: one line, no terminal control.
+    @Test func item10_controlCharactersInAPath_areEscaped() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let result = try runTool(["ls", "--db", "nl\nmissing\u{1B}[2J.sqlite"], in: directory.path)
+        #expect(result.status == 66)
+        #expect(result.stderrLines.count == 1, "\(result)")
+        #expect(result.stderr.contains("nl\\nmissing\\u{1B}[2J.sqlite"), "\(result)")
+        #expect(!result.stderr.contains("\u{1B}"))
+    }
+
+    /// Item 11: a path too long for SQLite is reported as too long (64), not as a permission problem.
+    @Test func item11_pathTooLong_isReportedAsSuch() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var folder = directory.path
+        while folder.utf8.count < 600 { folder += "/" + String(repeating: "d", count: 100) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for arguments in [["migrate"], ["status"], ["demo", "--tabs", "1", "--browsers", "1"]] {
+            let result = try runTool(arguments + ["--db", folder + "/s.sqlite"], in: directory.path)
+            #expect(result.status == 64, "\(arguments): \(result)")
+            #expect(result.stderr.contains("the path is too long"), "\(result)")
+            #expect(!result.stderr.contains("permissions"))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+    }
+
     /// Item 12: errors about the document to import name the document, not the store.
     @Test func item12_unreadableImportDocument_isNamedAsSuch() throws {
         let directory = try TemporaryDirectory()

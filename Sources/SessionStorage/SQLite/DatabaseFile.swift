@@ -22,7 +22,24 @@ enum DatabaseFile {
     /// - Throws: ``StorageError/notARegularFile(path:)`` for a directory or
     ///   device, ``StorageError/notASessionStore(path:reason:)`` for a file that
     ///   does not start with SQLite's header.
+    /// The longest full path a store may have: SQLite's unix VFS opens paths of
+    /// up to 512 bytes, and the store makes its file beside the path
+    /// (`.creating-PID-XXXXXXXX`, 26 bytes) with SQLite's suffixes (`-journal`, 8).
+    static let maximumPathLength = 512 - 26 - 8
+
+    /// Refuses a path whose full form is longer than ``maximumPathLength``.
+    ///
+    /// - Throws: ``StorageError/pathTooLong(path:length:limit:)``.
+    static func checkLength(ofPath path: String) throws {
+        let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let length = full.utf8.count
+        if length > maximumPathLength {
+            throw StorageError.pathTooLong(path: path, length: length, limit: maximumPathLength)
+        }
+    }
+
     static func state(atPath path: String) throws -> State {
+        try checkLength(ofPath: path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return .missing }
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)

@@ -116,7 +116,7 @@ public enum SessionStoreFile {
     ) throws -> MigrationReport? {
         removeStaleCreations(of: path)
         // Unique per call: two creations of one path, in one process or two, never share a file.
-        let temporary = "\(path).creating-\(getpid())-\(UUID().uuidString)"
+        let temporary = "\(path).creating-\(getpid())-\(UUID().uuidString.prefix(8))"
         func removeTemporary() {
             for suffix in ["", "-wal", "-shm"] { unlink(temporary + suffix) }
         }

@@ -100,7 +100,7 @@ extension SessionStoreFile {
         let records = scanner.tableRecords()
 
         // 3. A new store beside `output`, filled, mended, checked, then linked into place.
-        let building = "\(output).recovering-\(getpid())-\(UUID().uuidString)"
+        let building = "\(output).recovering-\(getpid())-\(UUID().uuidString.prefix(8))"
         var configuration = configuration
         configuration.backupBeforeMigrating = false
         configuration.snapshots = nil
