@@ -97,6 +97,23 @@ import Testing
         #expect(result.status == 64, "\(value): \(result)")
     }
 
+    /// Item 8: a symbolic link to no file yet: the store is made where it points, mode 0600,
+    /// and every command then reads it through the link.
+    @Test func item8_symbolicLink_isFollowed_andTheStoreIsPrivate() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try FileManager.default.createSymbolicLink(atPath: directory.file("l.sqlite"), withDestinationPath: "t.sqlite")
+        let migrate = try runTool(["migrate", "--db", "l.sqlite"], in: directory.path, timeout: 30)
+        #expect(migrate.status == 0, "\(migrate)")
+        let mode = try FileManager.default.attributesOfItem(atPath: directory.file("t.sqlite"))[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        for arguments in [["status"], ["check"], ["ls"], ["demo", "--browsers", "1", "--tabs", "2"]] {
+            let result = try runTool(arguments + ["--db", "l.sqlite"], in: directory.path)
+            #expect(result.status == 0, "\(arguments): \(result)")
+        }
+        #expect(try filesBelow(directory.path).filter { $0.contains(".creating-") }.isEmpty)
+    }
+
     /// Item 10: control characters in a path are escaped in messages: one line, no terminal control.
     @Test func item10_controlCharactersInAPath_areEscaped() throws {
         let directory = try TemporaryDirectory()

@@ -38,12 +38,29 @@ enum DatabaseFile {
         }
     }
 
+    /// Where `path` leads once its symbolic links are followed (at most 16), even
+    /// when the last one points to no file yet; `path` itself when it is no link.
+    static func followingSymbolicLinks(_ path: String) -> String {
+        var current = path
+        for _ in 0..<16 {
+            var info = stat()
+            guard lstat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK,
+                  let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current)
+            else { return current }
+            current = destination.hasPrefix("/")
+                ? destination
+                : URL(fileURLWithPath: current).deletingLastPathComponent().appendingPathComponent(destination).path
+        }
+        return current
+    }
+
     static func state(atPath path: String) throws -> State {
         try checkLength(ofPath: path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return .missing }
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        if isDirectory.boolValue || (attributes?[.type] as? FileAttributeType).map({ $0 != .typeRegular }) == true {
+        // stat(2) follows symbolic links: a link to a store is the store.
+        var info = stat()
+        if isDirectory.boolValue || (stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG) {
             throw StorageError.notARegularFile(path: path)
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {

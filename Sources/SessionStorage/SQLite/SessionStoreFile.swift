@@ -64,10 +64,15 @@ public enum SessionStoreFile {
         }
 
         if state == .missing {
-            if let report = try createAtomically(atPath: path, configuration: configuration, migrator: migrator) {
+            // A symbolic link to no file yet: the store is made where it points (SQLite follows it too).
+            let target = DatabaseFile.followingSymbolicLinks(path)
+            if let report = try createAtomically(atPath: target, configuration: configuration, migrator: migrator) {
                 return report
             }
             // Another process created the file meanwhile: migrate what it made, as any existing file.
+            guard try DatabaseFile.state(atPath: path) != .missing else {
+                throw StorageError.readOnly(path: path, reason: "the path names something that is not a file")
+            }
             return try migrate(atPath: path, configuration: configuration, dryRun: false, migrator: migrator)
         }
         var backupPath: String?
