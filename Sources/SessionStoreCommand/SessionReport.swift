@@ -42,16 +42,20 @@ struct SessionReport: Encodable {
     var closed: [Closed]?
 
     /// Reads the report through the repositories.
+    /// Every read is in one transaction: the report shows one state of the store,
+    /// whatever other processes commit meanwhile.
     init(database: SessionDatabase, includeClosed: Bool) throws {
         let tabs = SQLiteWebStateListRepository(database: database)
-        browsers = try SQLiteBrowserRepository(database: database).browserSummaries().map { summary in
-            let snapshot = try tabs.snapshot(of: summary.browser.id)
-            return Browser(
-                id: summary.browser.id.uuidString, lastActiveAt: summary.browser.lastActiveAt,
-                tabs: Self.tabs(of: snapshot))
-        }
-        if includeClosed {
-            closed = try SQLiteRecentlyClosedRepository(database: database).entries().map(Self.closed(_:))
+        (browsers, closed) = try database.readingConsistently {
+            let browsers = try SQLiteBrowserRepository(database: database).browserSummaries().map { summary in
+                let snapshot = try tabs.snapshot(of: summary.browser.id)
+                return Browser(
+                    id: summary.browser.id.uuidString, lastActiveAt: summary.browser.lastActiveAt,
+                    tabs: Self.tabs(of: snapshot))
+            }
+            let closed = includeClosed
+                ? try SQLiteRecentlyClosedRepository(database: database).entries().map(Self.closed(_:)) : nil
+            return (browsers, closed)
         }
     }
 

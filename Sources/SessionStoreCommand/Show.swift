@@ -35,8 +35,11 @@ extension SessionStore {
         func run() throws {
             let database = try options.openReadOnly()
             let id = WebStateID(uuidString: tab)!
-            let history = try SQLiteNavigationHistoryRepository(database: database).history(of: id)
-            let report = try SessionReport(database: database, includeClosed: true)
+            // The history and the report read one state of the store.
+            let (history, report) = try database.readingConsistently {
+                (try SQLiteNavigationHistoryRepository(database: database).history(of: id),
+                 try SessionReport(database: database, includeClosed: true))
+            }
             var output = Output(id: id.uuidString, currentIndex: history.currentIndex, entries: history.items)
             var place = ""
             if let browser = report.browsers.first(where: { $0.tabs.contains { $0.id == id.uuidString } }),

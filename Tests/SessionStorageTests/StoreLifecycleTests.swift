@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import SessionModel
 import SessionStorage
@@ -90,5 +91,37 @@ import Testing
             try await store.tabs.insert(in: browser, params: .automatic().withOpener(stranger))
         }
         #expect(try await store.tabs.webStateList(in: browser).count == 1)
+    }
+}
+
+/// `readingConsistently`: every read inside sees one state of the store.
+@Suite struct ConsistentReadTests {
+    @Test func readsInside_seeOneState_whileAnotherConnectionCommits() throws {
+        let store = try TemporaryStore.onDisk()
+        let (browser, _) = try store.seed("| a* b")
+        let path = try #require(store.path)
+        let reader = try SessionDatabase.openReadOnly(atPath: path)
+        defer { try? reader.close() }
+        let browsers = SQLiteBrowserRepository(database: reader)
+        let tabs = SQLiteWebStateListRepository(database: reader)
+        let count = try reader.readingConsistently {
+            let listed = try browsers.browsers().map(\.id)
+            // Another connection, on another thread, closes the window between two reads.
+            let writer = store.browsers
+            let done = DispatchSemaphore(value: 0)
+            let closed = Protected(false)
+            Thread.detachNewThread {
+                closed.withLock { $0 = (try? writer.closeBrowser(browser)) != nil }
+                done.signal()
+            }
+            done.wait()
+            #expect(closed.withLock { $0 })
+            return try listed.map { try tabs.webStateList(in: $0).count }.reduce(0, +)
+        }
+        #expect(count == 2)
+        #expect(try browsers.browsers().isEmpty)
+        #expect(throws: WebStateListError.reentrantMutation) {
+            try store.database.readingConsistently { try store.tabs.activate(in: browser, at: 0) }
+        }
     }
 }

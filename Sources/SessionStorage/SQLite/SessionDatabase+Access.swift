@@ -4,9 +4,48 @@ import SessionModel
 
 // MARK: - Reading and writing, synchronously
 
+/// The read transaction that ``SessionDatabase/readingConsistently(_:)`` holds,
+/// for the reads made inside it (on its thread, while it runs).
+final class ConsistentRead: @unchecked Sendable {
+    let database: Database
+    let store: ObjectIdentifier
+
+    init(database: Database, store: ObjectIdentifier) {
+        self.database = database
+        self.store = store
+    }
+
+    @TaskLocal static var current: ConsistentRead?
+}
+
 extension SessionDatabase {
-    /// Reads in one transaction, refusing a call made from inside a mutation.
+    /// Runs `body` with every read it makes through this store's repositories in
+    /// one read transaction: they all see the store as it was when `body` began,
+    /// whatever other connections and processes commit meanwhile.
+    ///
+    ///     let (browsers, lists) = try database.readingConsistently {
+    ///         let browsers = try browserRepository.browsers()
+    ///         return (browsers, try browsers.map { try tabs.webStateList(in: $0.id) })
+    ///     }
+    ///
+    /// Writes are refused inside `body` (`WebStateListError.reentrantMutation`).
+    ///
+    /// - Throws: What `body` throws, and ``StorageError`` when the store cannot be read.
+    public func readingConsistently<T>(_ body: () throws -> T) throws -> T {
+        if ConsistentRead.current?.store == ObjectIdentifier(self) { return try body() }
+        return try read { db in
+            try ConsistentRead.$current.withValue(ConsistentRead(database: db, store: ObjectIdentifier(self))) {
+                try ReentrancyGuard.mutating(body)
+            }
+        }
+    }
+
+    /// Reads in one transaction, refusing a call made from inside a mutation;
+    /// inside ``readingConsistently(_:)``, in its transaction.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
+        if let consistent = ConsistentRead.current, consistent.store == ObjectIdentifier(self) {
+            return try body(consistent.database)
+        }
         try ReentrancyGuard.check()
         try checkOpen()
         do {
