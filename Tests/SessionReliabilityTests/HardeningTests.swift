@@ -1,6 +1,6 @@
 import Foundation
 import SessionModel
-import SessionStorage
+@testable import SessionStorage
 import SessionTestSupport
 import Testing
 
@@ -74,6 +74,26 @@ import Testing
         let full = try runTool(["export", "--db", store, "--output", "/dev/full"], in: directory.path)
         #expect(full.status == 74 && full.stderrLines.count == 1, "\(full)")
         #expect(stat("/dev/full", &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR)
+    }
+
+    /// Item 4: import and export accept the same times: a year past 9999 (which the
+    /// store could not give back) is refused at import, with where it is.
+    @Test func item4_timeTheStoreCannotGiveBack_isRefusedAtImport() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        #expect(try runTool(["demo", "--db", "s.sqlite", "--browsers", "1", "--tabs", "2"], in: directory.path).status == 0)
+        #expect(try runTool(["export", "--db", "s.sqlite", "--output", "e.json"], in: directory.path).status == 0)
+        var text = try String(contentsOfFile: directory.file("e.json"), encoding: .utf8)
+        let range = try #require(text.range(of: #""created_at" : "20"#))
+        text.replaceSubrange(range, with: #""created_at" : "100"#)
+        try text.write(toFile: directory.file("e.json"), atomically: true, encoding: .utf8)
+        let result = try runTool(["import", "e.json", "--db", "n.sqlite"], in: directory.path)
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderr.contains("$.browsers[0].created_at") && result.stderr.contains("9999"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("n.sqlite")))
+        #expect(ArchiveTime.date(from: "9999-12-31T23:59:59.999Z") != nil)
+        #expect(ArchiveTime.date(from: "10000-01-01T00:00:00.000Z") == nil)
+        #expect(ArchiveTime.date(from: "0000-01-01T00:00:00.000Z") == nil)
     }
 
     /// Item 6: a full stdout is a failure with one line (74), never a trap or a silent exit 0.

@@ -181,7 +181,7 @@ extension SessionArchive {
             let text = try container.decode(String.self)
             guard let date = ArchiveTime.date(from: text) else {
                 throw DecodingError.dataCorruptedError(
-                    in: container, debugDescription: "expected a UTC time like 2026-11-23T09:30:00.000Z")
+                    in: container, debugDescription: "expected a UTC time from year 0001 to 9999 like 2026-11-23T09:30:00.000Z")
             }
             return date
         }
@@ -196,8 +196,14 @@ enum ArchiveTime {
         formatter.string(from: date)
     }
 
+    /// The time `text` names, or `nil` unless it is exactly in the document's form,
+    /// with a four-digit year (0001 to 9999): the store keeps only such times, so
+    /// the store can give back every time it accepts.
     static func date(from text: String) -> Date? {
-        formatter.date(from: text)
+        guard text.utf8.count == 24, let date = formatter.date(from: text), formatter.string(from: date) == text,
+              !text.hasPrefix("0000")
+        else { return nil }
+        return date
     }
 
     // Configured once and never mutated afterwards.
