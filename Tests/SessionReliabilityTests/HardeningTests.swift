@@ -96,6 +96,36 @@ import Testing
         #expect(ArchiveTime.date(from: "0000-01-01T00:00:00.000Z") == nil)
     }
 
+    /// Item 13: numbers no integer field can hold, a lone surrogate escape and
+    /// text that is not UTF-8 are refused with a JSON path or a line and column.
+    @Test func item13_badNumbersAndEncodings_areLocated() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        #expect(try runTool(["demo", "--db", "s.sqlite", "--browsers", "1", "--tabs", "2"], in: directory.path).status == 0)
+        #expect(try runTool(["export", "--db", "s.sqlite", "--output", "e.json"], in: directory.path).status == 0)
+        let exported = try String(contentsOfFile: directory.file("e.json"), encoding: .utf8)
+        func replacing(_ pattern: String, with replacement: String) -> Data {
+            Data(exported.replacingOccurrences(of: pattern, with: replacement, options: .regularExpression).utf8)
+        }
+        let cases: [(String, Data, String)] = [
+            ("huge version", replacing(#""version" : 1"#, with: #""version" : 18446744073709551617"#), "$.version: expected an integer"),
+            ("fractional version", replacing(#""version" : 1"#, with: #""version" : 1.5"#), "$.version: expected an integer"),
+            ("out of range", replacing(#""version" : 1"#, with: #""version" : 1e400"#), "the number 1e400 is out of range"),
+            ("huge index", replacing(#""current_index" : [0-9]+"#, with: #""current_index" : 99999999999999999999"#), "current_index: expected an integer"),
+            ("lone surrogate", Data(exported.replacingOccurrences(of: #""title" : ""#, with: #""title" : "\ud800"#).utf8), "surrogate"),
+            ("UTF-32", exported.data(using: .utf32LittleEndian)!, "not UTF-8 text"),
+            ("stray byte", Data(#"{"format": ""#.utf8) + Data([0xFF]) + Data(#""}"#.utf8), "not UTF-8 text"),
+        ]
+        for (name, document, expected) in cases {
+            try document.write(to: URL(fileURLWithPath: directory.file("bad.json")))
+            let result = try runTool(["import", "bad.json", "--db", "n.sqlite"], in: directory.path)
+            #expect(result.status == 65, "\(name): \(result)")
+            #expect(result.stderr.contains(expected), "\(name): \(result)")
+            #expect(!result.stderr.contains("at the document:"), "\(name): \(result)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.file("n.sqlite")))
+    }
+
     /// Item 6: a full stdout is a failure with one line (74), never a trap or a silent exit 0.
     @Test(arguments: [["export"], ["ls"], ["status"], ["check"], ["closed", "--json"]])
     func item6_fullStandardOutput_failsWithOneLine(arguments: [String]) throws {

@@ -11,6 +11,8 @@ extension SessionArchive {
             var format: String?
             var version: Int?
         }
+        // The document is UTF-8 JSON (RFC 8259): refuse UTF-16, UTF-32 and stray bytes first.
+        if let error = encodingError(in: data) { throw error }
         let decoder = decoder()
         let header: Header
         do {
@@ -41,7 +43,9 @@ extension SessionArchive {
         }
         switch error {
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            return syntaxError(in: data) ?? .invalidArchive(location: "the document", reason: context.debugDescription)
+            // Foundation's decoder says where for none of these: find it here.
+            return encodingError(in: data) ?? syntaxError(in: data) ?? numberError(in: data)
+                ?? .invalidArchive(location: "the document", reason: context.debugDescription)
         case .dataCorrupted(let context):
             return .invalidArchive(location: path(context.codingPath), reason: context.debugDescription)
         case .keyNotFound(let key, let context):
@@ -85,6 +89,68 @@ extension SessionArchive {
         }
     }
 
+    /// The line and column of byte `offset`.
+    private static func place(_ offset: Int, in data: Data) -> String {
+        let prefix = data.prefix(offset)
+        let line = prefix.filter { $0 == UInt8(ascii: "\n") }.count + 1
+        let lineStart = prefix.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+        return "line \(line), column \(offset - lineStart + 1)"
+    }
+
+    /// Where the bytes stop being UTF-8 (a document in UTF-16 or UTF-32, a stray byte).
+    private static func encodingError(in data: Data) -> StorageError? {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = data.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                if encoded.count == 1 && encoded.first == 0 {
+                    // JSON text holds no NUL: this is UTF-16 or UTF-32, which the document is not.
+                    return .invalidArchive(location: place(offset, in: data), reason: "not UTF-8 text (a NUL byte)")
+                }
+                offset += encoded.count
+            case .emptyInput:
+                return nil
+            case .error(let length):
+                return .invalidArchive(
+                    location: place(offset, in: data),
+                    reason: "not UTF-8 text (byte \(offset + 1)\(length > 1 ? " and the next \(length - 1)" : ""))")
+            }
+        }
+    }
+
+    /// Where a number no integer field can hold is, when the JSON itself is sound
+    /// (`1.5`, `18446744073709551617`) or when Foundation refuses a number (`1e400`).
+    private static func numberError(in data: Data) -> StorageError? {
+        if let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) {
+            return firstNonInteger(in: object, path: "$")
+        }
+        return nil
+    }
+
+    private static func firstNonInteger(in object: Any, path: String) -> StorageError? {
+        switch object {
+        case let dictionary as [String: Any]:
+            for key in dictionary.keys.sorted() {
+                if let error = firstNonInteger(in: dictionary[key]!, path: "\(path).\(key)") { return error }
+            }
+        case let array as [Any]:
+            for (index, element) in array.enumerated() {
+                if let error = firstNonInteger(in: element, path: "\(path)[\(index)]") { return error }
+            }
+        case let number as NSNumber:
+            let double = number.doubleValue
+            let isInteger = double.rounded() == double && abs(double) < 9.2e18 && String(describing: number).allSatisfy { $0.isNumber || $0 == "-" }
+            if !isInteger {
+                return .invalidArchive(location: path, reason: "expected an integer, found \(number)")
+            }
+        default:
+            break
+        }
+        return nil
+    }
+
     /// Where and why the bytes are not JSON. Foundation's decoder does not say
     /// where on Linux; its JSONSerialization gives a byte offset, turned here
     /// into a line and column.
@@ -94,6 +160,21 @@ extension SessionArchive {
             return nil
         } catch {
             let message = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
+            if message.contains("surrogate"),
+               let range = String(decoding: data, as: UTF8.self).range(of: #"\\u[dD][89abAB][0-9a-fA-F]{2}"#, options: .regularExpression)
+            {
+                let text = String(decoding: data, as: UTF8.self)
+                let offset = text.utf8.distance(from: text.utf8.startIndex, to: range.lowerBound)
+                return .invalidArchive(
+                    location: place(offset, in: data), reason: "a UTF-16 surrogate escape without its other half")
+            }
+            if message.contains("not representable"),
+               let literal = message.components(separatedBy: "Number ").last?.components(separatedBy: " is not").first,
+               let range = data.range(of: Data(literal.utf8))
+            {
+                return .invalidArchive(
+                    location: place(range.lowerBound, in: data), reason: "the number \(literal) is out of range")
+            }
             if message.contains("end of file") || data.isEmpty {
                 return .invalidArchive(location: "the end of the document", reason: "the JSON is cut short")
             }
