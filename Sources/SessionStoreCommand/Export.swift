@@ -111,10 +111,10 @@ struct InputFailure: Error, CustomStringConvertible {
 enum ExportTarget {
     /// Refuses the store itself and its `-wal` and `-shm` files as the output.
     static func refuseStore(_ output: String, storePath: String) throws {
-        let target = FileManager.default.fileExists(atPath: output) ? identity(output) : nil
+        let target = FileIdentity(path: output)
         for suffix in ["", "-wal", "-shm"] {
             let path = storePath + suffix
-            let same = target != nil && target == identity(path)
+            let same = target != nil && target == FileIdentity(path: path)
             if same || URL(fileURLWithPath: output).standardizedFileURL == URL(fileURLWithPath: path).standardizedFileURL {
                 throw ValidationError("--output is the store\(suffix.isEmpty ? "" : "'s \(suffix) file") itself; give another file.")
             }
@@ -140,11 +140,6 @@ enum ExportTarget {
         try StandardOutput.writeAll(data, to: descriptor, naming: path)
     }
 
-    private static func identity(_ path: String) -> [UInt64]? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return [UInt64(info.st_dev), UInt64(info.st_ino)]
-    }
 }
 
 /// Standard output that reports a failed write instead of trapping or losing it.

@@ -113,13 +113,42 @@ extension DatabaseFile {
     }
 }
 
+extension DatabaseFile {
+    /// Writes a compact, consistent copy of the store at `source` to a new file at
+    /// `destination`, mode 0600 (`VACUUM INTO` on a read-only connection: one read
+    /// transaction, so writers go on meanwhile). A failed copy leaves no file.
+    static func writeCopy(
+        ofStoreAt source: String, to destination: String, configuration: SessionDatabase.Configuration
+    ) throws {
+        try createPrivate(atPath: destination)
+        do {
+            let queue = try SessionStoreFile.readOnlyQueue(atPath: source, configuration: configuration)
+            defer { try? queue.close() }
+            try queue.inDatabase { db in try db.execute(sql: "VACUUM INTO ?", arguments: [destination]) }
+            // SQLite may have made the file anew: the copy holds history, so 0600 whatever happened.
+            chmod(destination, 0o600)
+        } catch {
+            unlink(destination)
+            throw error
+        }
+    }
+
+    /// Whether the process whose id is `pidText` (the part of a leftover file's name
+    /// that names its maker) no longer runs: only then may its leftover be removed.
+    /// Another answer (alive, not ours to ask, not a number, this process) keeps the file.
+    static func makerIsGone(_ pidText: Substring) -> Bool {
+        guard let pid = Int32(pidText), pid != getpid() else { return false }
+        return kill(pid, 0) != 0 && errno == ESRCH
+    }
+}
+
 /// Which file a path names: its device and inode.
-struct FileIdentity: Equatable, Sendable {
+package struct FileIdentity: Equatable, Sendable {
     var device: UInt64
     var inode: UInt64
 
-    /// The identity of the file at `path`, or `nil` if there is none.
-    init?(path: String) {
+    /// The identity of the file at `path` (after symbolic links), or `nil` if there is none.
+    package init?(path: String) {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         device = UInt64(info.st_dev)

@@ -159,13 +159,8 @@ public enum SessionStoreFile {
         let prefix = url.lastPathComponent + ".creating-"
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         for name in names where name.hasPrefix(prefix) {
-            let rest = name.dropFirst(prefix.count)
-            let pidText = rest.split(separator: "-").first.map(String.init) ?? ""
-            guard let pid = Int32(pidText), pid != getpid() else { continue }
-            // ESRCH: no such process. Any other answer (alive, or not ours to ask) keeps the file.
-            if kill(pid, 0) != 0 && errno == ESRCH {
-                unlink(directory + "/" + name)
-            }
+            let maker = name.dropFirst(prefix.count).split(separator: "-").first ?? ""
+            if DatabaseFile.makerIsGone(maker) { unlink(directory + "/" + name) }
         }
     }
 
@@ -182,13 +177,9 @@ public enum SessionStoreFile {
             attempt += 1
             backupPath = "\(path).\(version).\(stamp)-\(attempt).backup"
         }
-        try DatabaseFile.createPrivate(atPath: backupPath)
         do {
-            try readOnlyQueue(atPath: path, configuration: configuration).inDatabase { db in
-                try db.execute(sql: "VACUUM INTO ?", arguments: [backupPath])
-            }
+            try DatabaseFile.writeCopy(ofStoreAt: path, to: backupPath, configuration: configuration)
         } catch {
-            try? FileManager.default.removeItem(atPath: backupPath)
             throw StorageError(error, path: path, operation: "writing a backup")
         }
         return backupPath

@@ -45,7 +45,8 @@ final class SnapshotKeeper: Sendable {
     private let configuration: SessionDatabase.Configuration
     private let queue = DispatchQueue(label: "sessionstore.snapshots")
     private struct State {
-        var lastTaken: Date?
+        /// When the newest snapshot was taken; read from the folder at the first commit, not at open.
+        var lastTaken: Date??
         var scheduled = false
         var taking = false
         var stopped = false
@@ -57,15 +58,14 @@ final class SnapshotKeeper: Sendable {
         self.policy = policy
         self.configuration = configuration
         directory = policy.directory ?? storePath + ".snapshots"
-        let latest = (try? Self.list(in: directory))?.first?.takenAt
-        state.withLock { $0.lastTaken = latest }
     }
 
     /// After a commit: schedules a snapshot on the keeper's queue when one is due.
     func commitHappened() {
         let due = state.withLock { state -> Bool in
             guard !state.scheduled, !state.stopped else { return false }
-            if let last = state.lastTaken, Date().timeIntervalSince(last) < policy.interval { return false }
+            if state.lastTaken == nil { state.lastTaken = .some((try? Self.list(in: directory))?.first?.takenAt) }
+            if let last = state.lastTaken ?? nil, Date().timeIntervalSince(last) < policy.interval { return false }
             state.scheduled = true
             return true
         }
@@ -113,14 +113,8 @@ final class SnapshotKeeper: Sendable {
         // Unique, and named for this process: another process sharing the store
         // (an app and its extension) never removes it while it is written.
         let temporary = "\(path).\(getpid())-\(UUID().uuidString).tmp"
-        try DatabaseFile.createPrivate(atPath: temporary)
         do {
-            // VACUUM INTO reads the store in one read transaction: writers go on meanwhile.
-            let queue = try DatabaseQueue(path: storePath, configuration: configuration.grdb(readonly: true))
-            defer { try? queue.close() }
-            try queue.inDatabase { db in try db.execute(sql: "VACUUM INTO ?", arguments: [temporary]) }
-            // SQLite may have made the file anew: the snapshot holds history, so 0600 whatever happened.
-            chmod(temporary, 0o600)
+            try DatabaseFile.writeCopy(ofStoreAt: storePath, to: temporary, configuration: configuration)
             try DatabaseFile.synchronize(atPath: temporary)
             guard rename(temporary, path) == 0 else {
                 throw StorageError.readOnly(path: path, reason: String(cString: strerror(errno)))
@@ -139,7 +133,7 @@ final class SnapshotKeeper: Sendable {
     func removeAll() {
         queue.sync {
             for snapshot in (try? Self.list(in: directory)) ?? [] { unlink(snapshot.path) }
-            state.withLock { $0.lastTaken = nil }
+            state.withLock { $0.lastTaken = .some(nil) }
         }
     }
 
@@ -199,8 +193,7 @@ final class SnapshotKeeper: Sendable {
     private func removeLeftovers() {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasSuffix(".tmp") {
             let tail = name.dropLast(4).split(separator: ".").last ?? ""
-            guard let pid = Int32(tail.split(separator: "-").first ?? ""), pid != getpid() else { continue }
-            if kill(pid, 0) != 0 && errno == ESRCH { unlink(directory + "/" + name) }
+            if DatabaseFile.makerIsGone(tail.split(separator: "-").first ?? "") { unlink(directory + "/" + name) }
         }
     }
 
