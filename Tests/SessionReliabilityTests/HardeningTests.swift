@@ -81,9 +81,7 @@ import Testing
     @Test func item4_timeTheStoreCannotGiveBack_isRefusedAtImport() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        #expect(try runTool(["demo", "--db", "s.sqlite", "--browsers", "1", "--tabs", "2"], in: directory.path).status == 0)
-        #expect(try runTool(["export", "--db", "s.sqlite", "--output", "e.json"], in: directory.path).status == 0)
-        var text = try String(contentsOfFile: directory.file("e.json"), encoding: .utf8)
+        var text = try Self.exportedDemo(in: directory)
         let range = try #require(text.range(of: #""created_at" : "20"#))
         text.replaceSubrange(range, with: #""created_at" : "100"#)
         try text.write(toFile: directory.file("e.json"), atomically: true, encoding: .utf8)
@@ -101,9 +99,7 @@ import Testing
     @Test func item13_badNumbersAndEncodings_areLocated() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        #expect(try runTool(["demo", "--db", "s.sqlite", "--browsers", "1", "--tabs", "2"], in: directory.path).status == 0)
-        #expect(try runTool(["export", "--db", "s.sqlite", "--output", "e.json"], in: directory.path).status == 0)
-        let exported = try String(contentsOfFile: directory.file("e.json"), encoding: .utf8)
+        let exported = try Self.exportedDemo(in: directory)
         func replacing(_ pattern: String, with replacement: String) -> Data {
             Data(exported.replacingOccurrences(of: pattern, with: replacement, options: .regularExpression).utf8)
         }
@@ -201,5 +197,12 @@ import Testing
         let folder = try runTool(["import", ".", "--db", "s.sqlite"], in: directory.path)
         #expect(folder.status == 66 && folder.stderrLines.count == 1 && folder.stderr.contains("document"), "\(folder)")
         #expect(!FileManager.default.fileExists(atPath: directory.file("s.sqlite")))
+    }
+
+    /// A small demo store (`s.sqlite`) and its export (`e.json`) in `directory`; the export's text.
+    private static func exportedDemo(in directory: TemporaryDirectory) throws -> String {
+        #expect(try runTool(["demo", "--db", "s.sqlite", "--browsers", "1", "--tabs", "2"], in: directory.path).status == 0)
+        #expect(try runTool(["export", "--db", "s.sqlite", "--output", "e.json"], in: directory.path).status == 0)
+        return try String(contentsOfFile: directory.file("e.json"), encoding: .utf8)
     }
 }
