@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import SessionModel
 @testable import SessionStorage
 import SessionTestSupport
@@ -74,6 +75,48 @@ import Testing
         let full = try runTool(["export", "--db", store, "--output", "/dev/full"], in: directory.path)
         #expect(full.status == 74 && full.stderrLines.count == 1, "\(full)")
         #expect(stat("/dev/full", &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR)
+    }
+
+    /// Item 3: damage that other commands trip over makes `check` exit 1, naming the
+    /// table, row and column (or the schema object, browser or entry).
+    @Test(arguments: [
+        ("UPDATE tabs SET created_at = 'not a date' WHERE rowid = 1", "value tabs row 1: created_at holds 'not a date', not a time"),
+        ("UPDATE tabs SET last_active_at = '10000-01-01 00:00:00.000' WHERE rowid = 2", "value tabs row 2: last_active_at holds"),
+        ("PRAGMA ignore_check_constraints = ON; UPDATE navigation_entries SET title = printf('%.600c', 'x') WHERE id = 1",
+         "value navigation_entries row 1: title is 600 characters long, over the limit of 512."),
+        ("UPDATE navigation_entries SET url = 'https://a.example/' || char(0) || 'cut' WHERE id = 2",
+         "value navigation_entries row 2: url holds a NUL character at byte 18"),
+        ("UPDATE navigation_entries SET title = CAST(X'636166E9' AS TEXT) WHERE id = 3",
+         "value navigation_entries row 3: title is not valid UTF-8."),
+        ("UPDATE navigation_entries SET url = X'68747470' WHERE id = 1", "value navigation_entries row 1: url holds blob X'68747470' where text belongs."),
+        ("UPDATE tabs SET sort_key = 'abc' WHERE rowid = 2", "value tabs row 2: sort_key holds text 'abc' where an integer belongs."),
+        ("UPDATE tabs SET history_start = 1.5 WHERE rowid = 3", "value tabs row 3: history_start holds real 1.5 where an integer belongs."),
+        ("PRAGMA ignore_check_constraints = ON; UPDATE tabs SET is_pinned = 2 WHERE rowid = 1", "value tabs row 1: is_pinned holds 2, outside 0...1."),
+        ("DROP INDEX tabs_by_browser_order; UPDATE tabs SET sort_key = (SELECT sort_key FROM tabs WHERE rowid = 1) WHERE rowid = 2",
+         "share the sort key"),
+        ("DROP VIEW open_tabs", "schema view open_tabs: is missing; the migrations made it."),
+        ("DELETE FROM tabs WHERE closed_entry_id IS NOT NULL", "a closed tab entry must hold one tab; it holds 0."),
+        ("INSERT INTO closed_entries (id, kind, closed_at) VALUES ('00000000-0000-4000-8000-000000000001', 'window', '2026-01-01 00:00:00.000')",
+         "closed closed entry 00000000-0000-4000-8000-000000000001: a closed window entry must be one browser's; 0 browsers name it."),
+    ])
+    func item3_damageOtherCommandsTripOver_failsCheck_namingTheRow(damage: String, expected: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        #expect(try runTool(["demo", "--db", "s.sqlite", "--seed", "3", "--browsers", "1", "--tabs", "4"], in: directory.path).status == 0)
+        #expect(try runTool(["check", "--db", "s.sqlite"], in: directory.path).status == 0)
+        try DatabaseQueue(path: directory.file("s.sqlite")).writeWithoutTransaction { try $0.execute(sql: damage) }
+
+        let check = try runTool(["check", "--db", "s.sqlite"], in: directory.path)
+        #expect(check.status == 1, "\(damage): \(check)")
+        #expect(check.stdout.contains(expected), "\(damage): \(check)")
+        // `status` counts rows without the views, so it still answers.
+        #expect(try runTool(["status", "--db", "s.sqlite"], in: directory.path).status == 0)
+        // What `check` reports is what the store's own export and import would trip over.
+        let export = try runTool(["export", "--db", "s.sqlite", "--output", "e.json"], in: directory.path)
+        if export.status == 0, damage.contains("closed_entries") || damage.contains("closed_entry_id") {
+            let reimport = try runTool(["import", "e.json", "--db", "n.sqlite"], in: directory.path)
+            #expect(reimport.status == 65, "\(reimport)")
+        }
     }
 
     /// Item 4: import and export accept the same times: a year past 9999 (which the

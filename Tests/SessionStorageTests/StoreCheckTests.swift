@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import SessionModel
 import SessionTestSupport
 import Testing
@@ -55,7 +56,7 @@ import Testing
         ("pinned not a prefix", "UPDATE tabs SET is_pinned = 1 WHERE id = '\(tab(5))'",
          "The pinned tab at index 4 follows a regular tab."),
         ("pinned and grouped", "UPDATE tabs SET is_pinned = 1 WHERE id = '\(tab(3))'",
-         "The tab at index 2 is both pinned and grouped."),
+         "both pinned and grouped."),
         ("group not contiguous", "UPDATE tabs SET sort_key = 600 WHERE id = '\(tab(3))'",
          "are not contiguous."),
         ("empty group", "UPDATE tabs SET group_id = NULL WHERE group_id = '\(group)'",
@@ -85,6 +86,41 @@ import Testing
             let problems = try SessionStoreFile.check(atPath: path)
             #expect(problems.contains { $0.message.contains(expected) }, "\(name): \(problems)")
             #expect(fileBytes(path) == before)
+        }
+    }
+
+    /// The value rules cover every column of every table the migrations make, and
+    /// only those: a new migration's column cannot go unchecked.
+    @Test func valueRules_coverEveryColumnOfTheSchema() throws {
+        let queue = try DatabaseQueue()
+        try SchemaMigrator().migrate(queue, path: ":memory:")
+        let schema = try queue.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'
+                AND name NOT IN ('grdb_migrations', 'schema_migrations')
+                """).map { table in
+                (table, try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table]))
+            }
+        }
+        let rules = Dictionary(uniqueKeysWithValues: StoredTable.all.map { ($0.name, $0.columns.map(\.name)) })
+        #expect(Set(rules.keys) == Set(schema.map(\.0)))
+        for (table, columns) in schema {
+            #expect(rules[table] == columns, "\(table)")
+        }
+    }
+
+    /// A value of the wrong form is named by table, row and column, and the checks
+    /// that decode rows are skipped rather than failing.
+    @Test func check_valueOfTheWrongForm_isNamedByRowAndColumn() throws {
+        try TemporaryDirectory.with { dir in
+            let path = try soundStore(dir)
+            try PlainSQLite.execute("""
+                UPDATE tabs SET is_pinned = 'yes' WHERE id = '\(Self.tab(2))';
+                UPDATE browsers SET active_tab_id = 'NOT-A-UUID' WHERE id = '\(Self.otherBrowser)';
+                """, atPath: path)
+            let problems = try SessionStoreFile.check(atPath: path).map(\.description)
+            #expect(problems.contains("value tabs row 2: is_pinned holds text 'yes' where an integer belongs."), "\(problems)")
+            #expect(problems.contains("value browsers row 2: active_tab_id holds 'NOT-A-UUID', not a lower-case UUID."), "\(problems)")
         }
     }
 }

@@ -49,7 +49,10 @@ extension SessionStoreFile {
             if schema.isCurrent {
                 counts = Status.Counts(
                     browsers: try Int.fetchOne(db, sql: "SELECT count(*) FROM browsers WHERE closed_entry_id IS NULL") ?? 0,
-                    tabs: try Int.fetchOne(db, sql: "SELECT count(*) FROM open_tabs") ?? 0,
+                    tabs: try Int.fetchOne(db, sql: """
+                        SELECT count(*) FROM tabs AS t JOIN browsers AS b ON b.id = t.browser_id
+                        WHERE b.closed_entry_id IS NULL
+                        """) ?? 0,
                     groups: try Int.fetchOne(db, sql: """
                         SELECT count(*) FROM tab_groups AS g JOIN browsers AS b ON b.id = g.browser_id
                         WHERE b.closed_entry_id IS NULL

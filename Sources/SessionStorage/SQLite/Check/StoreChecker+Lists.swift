@@ -2,76 +2,9 @@ import Foundation
 internal import GRDB
 import SessionModel
 
-extension SessionStoreFile {
-    /// One problem `sessionstore check` found: what is wrong and where.
-    public struct Problem: Sendable, Hashable, Codable, CustomStringConvertible {
-        /// The family of check: `integrity`, `foreign_key`, `tab_list` or `history`.
-        public var check: String
-        /// Where: a table and row, or a browser and tab.
-        public var location: String
-        /// One sentence saying what is wrong.
-        public var message: String
-
-        /// `check location: message`.
-        public var description: String { "\(check) \(location): \(message)" }
-    }
-
-    /// Checks the file at `path` without changing it.
-    ///
-    /// Runs `PRAGMA integrity_check`, `PRAGMA foreign_key_check`, the tab-list
-    /// invariants of the tab-list rules (<doc:TabListRules>) on every browser (through the model's
-    /// `WebStateListInvariants`, the same code the live lists obey), and the
-    /// history invariants (entries numbered 0..n-1 from the tab's `history_start`, current index in range).
-    ///
-    /// - Returns: Every problem found; empty for a sound store.
-    /// - Throws: ``StorageError`` when the file cannot be read as a current session store.
-    public static func check(
-        atPath path: String, configuration: SessionDatabase.Configuration = .init()
-    ) throws -> [Problem] {
-        try readOnly(atPath: path, configuration: configuration, operation: "checking") { db in
-            let schema = try SchemaMigrator().status(db, path: path)
-            guard schema.isCurrent else {
-                throw StorageError.migrationsPending(path: path, pending: schema.pending)
-            }
-            return try StoreChecker(db: db).problems()
-        }
-    }
-}
-
-/// The queries behind ``SessionStoreFile/check(atPath:configuration:)``.
-struct StoreChecker {
-    typealias Problem = SessionStoreFile.Problem
-    let db: Database
-
-    func problems() throws -> [Problem] {
-        let integrity = try integrity()
-        // Rows of a damaged file cannot be trusted to decode: report the damage alone.
-        guard integrity.isEmpty else { return integrity }
-        var problems = try foreignKeys()
-        problems += try tabLists()
-        problems += try histories()
-        return problems
-    }
-
-    private func integrity() throws -> [Problem] {
-        try String.fetchAll(db, sql: "PRAGMA integrity_check")
-            .filter { $0 != "ok" }
-            .map { Problem(check: "integrity", location: "file", message: $0) }
-    }
-
-    private func foreignKeys() throws -> [Problem] {
-        try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").map { row in
-            let table: String = try row.decode(atIndex: 0)
-            let rowID: Int64? = try row.decode(atIndex: 1)
-            let parent: String = try row.decode(atIndex: 2)
-            return Problem(
-                check: "foreign_key", location: "\(table) row \(rowID.map(String.init) ?? "?")",
-                message: "refers to a missing row of \(parent).")
-        }
-    }
-
+extension StoreChecker {
     /// <doc:TabListRules>, Invariants, on every browser's stored list.
-    private func tabLists() throws -> [Problem] {
+    func tabLists() throws -> [Problem] {
         var problems: [Problem] = []
         let browsers = try Row.fetchAll(db, sql: "SELECT id, active_tab_id FROM browsers ORDER BY id")
         for browser in browsers {
@@ -125,7 +58,7 @@ struct StoreChecker {
     }
 
     /// <doc:TabListRules>, Navigation history: entries numbered 0..n-1 and a current index in range.
-    private func histories() throws -> [Problem] {
+    func histories() throws -> [Problem] {
         let rows = try Row.fetchAll(db, sql: """
             SELECT t.id, t.current_entry_index AS current,
                    count(e.id) AS count, min(e.sequence) - t.history_start AS first,
@@ -152,5 +85,69 @@ struct StoreChecker {
             }
             return Problem(check: "history", location: "tab \(id)", message: message)
         }
+    }
+
+    /// Two tabs of one browser with one sort key have no defined order (the unique
+    /// index `tabs_by_browser_order` prevents it while it exists).
+    func sortKeys() throws -> [Problem] {
+        try Row.fetchAll(db, sql: """
+            SELECT browser_id, sort_key, group_concat(id, ', ') AS ids FROM tabs WHERE browser_id IS NOT NULL
+            GROUP BY browser_id, sort_key HAVING count(*) > 1 ORDER BY browser_id, sort_key
+            LIMIT \(Self.listedProblems)
+            """).map { row in
+            let browser: String = try row.decode(forColumn: "browser_id")
+            let key: Int64 = try row.decode(forColumn: "sort_key")
+            let ids: String = try row.decode(forColumn: "ids")
+            return Problem(check: "tab_list", location: "browser \(browser)",
+                           message: "tabs \(ids) share the sort key \(key), so their order is undefined.")
+        }
+    }
+
+    /// <doc:TabListRules>, Recently closed: a closed tab entry holds one tab, a
+    /// closed group entry its tabs, and a closed window entry is one browser's,
+    /// holding no tabs itself. Closed tabs keep no opener or group of their own.
+    func closedEntries() throws -> [Problem] {
+        var problems: [Problem] = []
+        let entries = try Row.fetchAll(db, sql: """
+            SELECT id, kind,
+                   (SELECT count(*) FROM tabs WHERE closed_entry_id = c.id) AS tabs,
+                   (SELECT count(*) FROM browsers WHERE closed_entry_id = c.id) AS windows
+            FROM closed_entries AS c ORDER BY c.rowid
+            """)
+        for entry in entries {
+            let id: String = try entry.decode(forColumn: "id")
+            let kind: String = try entry.decode(forColumn: "kind")
+            let tabs: Int = try entry.decode(forColumn: "tabs")
+            let windows: Int = try entry.decode(forColumn: "windows")
+            var messages: [String] = []
+            switch kind {
+            case "tab" where tabs != 1:
+                messages.append("a closed tab entry must hold one tab; it holds \(tabs).")
+            case "group" where tabs == 0:
+                messages.append("a closed group entry holds no tabs.")
+            case "window":
+                if tabs > 0 { messages.append("a closed window entry holds \(tabs) tabs itself; its browser holds them.") }
+                if windows != 1 { messages.append("a closed window entry must be one browser's; \(windows) browsers name it.") }
+            default:
+                break
+            }
+            if kind != "window" && windows > 0 {
+                messages.append("\(windows) browsers name this closed \(kind) entry as their closed window.")
+            }
+            problems += messages.map { Problem(check: "closed", location: "closed entry \(id)", message: $0) }
+        }
+        let tabs = try Row.fetchAll(db, sql: """
+            SELECT id, group_id IS NOT NULL AS grouped,
+                   EXISTS (SELECT 1 FROM tab_openers WHERE tab_id = t.id OR opener_tab_id = t.id) AS linked
+            FROM tabs AS t WHERE closed_entry_id IS NOT NULL AND (grouped OR linked) ORDER BY rowid
+            LIMIT \(Self.listedProblems)
+            """)
+        for tab in tabs {
+            let id: String = try tab.decode(forColumn: "id")
+            let what = try tab.decode(forColumn: "grouped") as Bool ? "a group" : "an opener link"
+            problems.append(Problem(check: "closed", location: "tab \(id)",
+                                    message: "a closed tab keeps \(what) of its own; the entry holds its group, and closing drops its links."))
+        }
+        return problems
     }
 }
