@@ -30,6 +30,7 @@ let package = Package(
             dependencies: [
                 "SessionModel",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             plugins: ["EmbedMigrationsPlugin"]
         ),

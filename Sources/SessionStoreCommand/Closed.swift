@@ -15,7 +15,7 @@ extension SessionStore {
         var json = false
 
         func run() throws {
-            let entries = try SQLiteRecentlyClosedRepository(database: try options.openReadOnly()).entries()
+            let entries = try options.reading { try SQLiteRecentlyClosedRepository(database: $0).entries() }
             let closed = entries.map(SessionReport.closed(_:))
             if json {
                 try JSONOutput.print(closed)

@@ -15,7 +15,7 @@ extension SessionStore {
         var output: String?
 
         func run() throws {
-            let archive = try options.openReadOnly().exportArchive()
+            let archive = try options.reading { try $0.exportArchive() }
             var data = try SessionArchive.encoder().encode(archive)
             data.append(UInt8(ascii: "\n"))
             guard let output else {
@@ -76,6 +76,7 @@ extension SessionStore {
                 if FileManager.default.fileExists(atPath: options.path),
                    let current = try? options.openReadOnly()
                 {
+                    defer { try? current.close() }
                     try current.checkImport(archive, replacing: replace)
                 } else {
                     try archive.check()

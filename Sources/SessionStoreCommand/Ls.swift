@@ -17,7 +17,7 @@ extension SessionStore {
         var json = false
 
         func run() throws {
-            let report = try SessionReport(database: try options.openReadOnly(), includeClosed: all)
+            let report = try options.reading { try SessionReport(database: $0, includeClosed: all) }
             if json {
                 try JSONOutput.print(report)
             } else {

@@ -34,6 +34,7 @@ extension SessionStore {
 
         func run() throws {
             let database = try options.openReadOnly()
+            defer { options.finishReading(database) }
             let id = WebStateID(uuidString: tab)!
             // The history and the report read one state of the store.
             let (history, report) = try database.readingConsistently {

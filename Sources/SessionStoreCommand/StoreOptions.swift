@@ -33,8 +33,24 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// Opens the store for reading only; never creates or changes the file.
+    /// Close it when done (it then removes the `-wal` and `-shm` that reading made), or use ``reading(_:)``.
     func openReadOnly() throws -> SessionDatabase {
         try SessionDatabase.openReadOnly(atPath: path, configuration: configuration)
+    }
+
+    /// Runs `body` on the store opened for reading only, then ``finishReading(_:)``:
+    /// the file and the files beside it are left as they were.
+    func reading<T>(_ body: (SessionDatabase) throws -> T) throws -> T {
+        let database = try openReadOnly()
+        defer { finishReading(database) }
+        return try body(database)
+    }
+
+    /// Notes on stderr what the read repaired in memory (see ``RepairNotes``), then closes the store.
+    func finishReading(_ database: SessionDatabase) {
+        var notes = RepairNotes(path: path)
+        notes.report(database)
+        try? database.close()
     }
 
     /// Opens the store for writing. An existing file is checked read-only first

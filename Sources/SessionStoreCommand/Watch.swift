@@ -37,26 +37,34 @@ extension SessionStore {
         func run() throws {
             // Read-only: nothing is created, migrated or written.
             let database = try SessionDatabase.openReadOnly(atPath: options.path, configuration: options.configuration)
-            let browsers = SQLiteBrowserRepository(database: database)
             let id: BrowserID
-            if let browser, let given = BrowserID(uuidString: browser) {
-                guard try browsers.browser(given) != nil else { throw StorageError.unknownBrowser(given.uuidString) }
-                id = given
-            } else {
-                guard let first = try browsers.browsers().first else {
-                    FileHandle.standardError.write(Data("sessionstore: \(options.path): no browser to watch.\n".utf8))
-                    throw ExitCode(ExitStatus.dataError)
-                }
-                id = first.id
+            do {
+                id = try watchedBrowser(in: database)
+            } catch {
+                try? database.close()
+                throw error
             }
-            let tabs = SQLiteWebStateListRepository(database: database)
             FileHandle.standardError.write(Data("watching browser \(id) in \(options.path); Ctrl-C to stop\n".utf8))
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
-                    WatchSession.current = WatchSession(browser: id, tabs: tabs)
+                    WatchSession.current = WatchSession(browser: id, database: database, path: options.path)
                 }
             }
             dispatchMain()
+        }
+
+        /// The browser given with `--browser`, else the most recently active one.
+        private func watchedBrowser(in database: SessionDatabase) throws -> BrowserID {
+            let browsers = SQLiteBrowserRepository(database: database)
+            if let browser, let given = BrowserID(uuidString: browser) {
+                guard try browsers.browser(given) != nil else { throw StorageError.unknownBrowser(given.uuidString) }
+                return given
+            }
+            guard let first = try browsers.browsers().first else {
+                FileHandle.standardError.write(Data("sessionstore: \(options.path): no browser to watch.\n".utf8))
+                throw ExitCode(ExitStatus.dataError)
+            }
+            return first.id
         }
     }
 }
@@ -69,8 +77,12 @@ private final class WatchSession: WebStateListConsumer {
 
     private var mediator: WebStateListMediator?
     private var signalSources: [any DispatchSourceSignal] = []
+    private let database: SessionDatabase
+    private var notes: RepairNotes
 
-    init(browser: BrowserID, tabs: any WebStateListRepository) {
+    init(browser: BrowserID, database: SessionDatabase, path: String) {
+        self.database = database
+        notes = RepairNotes(path: path)
         for signalNumber: Int32 in [SIGINT, SIGTERM] {
             _ = signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
@@ -78,7 +90,8 @@ private final class WatchSession: WebStateListConsumer {
             source.resume()
             signalSources.append(source)
         }
-        mediator = WebStateListMediator(browser: browser, tabs: tabs, consumer: self)
+        mediator = WebStateListMediator(
+            browser: browser, tabs: SQLiteWebStateListRepository(database: database), consumer: self)
     }
 
     /// Runs on the main queue when SIGINT or SIGTERM arrives: a clean exit.
@@ -89,18 +102,21 @@ private final class WatchSession: WebStateListConsumer {
         }
     }
 
-    /// Disconnects and exits.
+    /// Disconnects, closes the store (removing the `-wal` and `-shm` that reading made) and exits.
     func stop(status: Int32) -> Never {
         mediator?.disconnect()
+        try? database.close()
         exit(status)
     }
 
     func configure(with snapshot: TabStripSnapshot) {
         Self.printLine("\(Self.describe(snapshot))")
+        notes.report(database)
     }
 
     func update(to snapshot: TabStripSnapshot, diff: TabStripDiff) {
         Self.printLine("\(diff.summary): \(Self.describe(snapshot))")
+        notes.report(database)
     }
 
     func tabStripBecameUnavailable(_ reason: Unavailability) {

@@ -203,6 +203,42 @@ import Testing
         #expect(try filesBelow(directory.path).filter { $0.contains(".creating-") }.isEmpty)
     }
 
+    /// Item 9: read-only commands on a copied store leave no `-wal` or `-shm` behind
+    /// and the file byte-identical; beside a process that has the store open, the
+    /// files it needs stay and it keeps writing.
+    @Test func item9_readOnlyCommands_leaveNoFilesBesideACopiedStore() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        #expect(try runTool(["demo", "--db", "made.sqlite", "--browsers", "1", "--tabs", "3"], in: directory.path).status == 0)
+        try FileManager.default.createDirectory(atPath: directory.file("copy"), withIntermediateDirectories: false)
+        let store = directory.file("copy/s.sqlite")
+        try FileManager.default.copyItem(atPath: directory.file("made.sqlite"), toPath: store)
+        let bytes = fileBytes(store)
+        let reader = try SessionDatabase.openReadOnly(atPath: store)
+        let tab = try #require(try reader.exportArchive().browsers.first?.tabs.first?.id)
+        try reader.close()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.file("copy")) == ["s.sqlite"])
+        let commands: [[String]] = [
+            ["status"], ["check"], ["ls", "--all"], ["show", tab.uuidString], ["closed"], ["export"], ["snapshots"],
+            ["restore", "00000000-0000-4000-8000-000000000001"],
+        ]
+        for arguments in commands {
+            let result = try runTool(arguments + ["--db", store], in: directory.path)
+            #expect([0, 65].contains(result.status), "\(arguments): \(result)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.file("copy")) == ["s.sqlite"], "\(arguments)")
+            #expect(fileBytes(store) == bytes, "\(arguments)")
+        }
+
+        // Beside an open store: its files stay, and it writes after the command as before.
+        let database = try SessionDatabase.open(atPath: store)
+        let browser = try SQLiteBrowserRepository(database: database).createBrowser()
+        #expect(try runTool(["ls", "--db", store], in: directory.path).status == 0)
+        #expect(FileManager.default.fileExists(atPath: store + "-wal") && FileManager.default.fileExists(atPath: store + "-shm"))
+        try SQLiteWebStateListRepository(database: database).insert(WebState(), in: browser.id, params: .automatic().activate())
+        try database.close()
+        #expect(try SessionStoreFile.check(atPath: store) == [])
+    }
+
     /// Item 10: control characters in a path are escaped in messages: one line, no terminal control.
     @Test func item10_controlCharactersInAPath_areEscaped() throws {
         let directory = try TemporaryDirectory()
@@ -240,6 +276,44 @@ import Testing
         let folder = try runTool(["import", ".", "--db", "s.sqlite"], in: directory.path)
         #expect(folder.status == 66 && folder.stderrLines.count == 1 && folder.stderr.contains("document"), "\(folder)")
         #expect(!FileManager.default.fileExists(atPath: directory.file("s.sqlite")))
+    }
+
+    /// Item 14: `watch --browser ID` on a list that breaks a rule shows the list
+    /// repaired in memory (the tab that broke the rule unpinned) and names the rule
+    /// on stderr; the file is unchanged and `check` still reports it.
+    @Test func item14_watchOnAListBreakingARule_showsItRepaired_andNamesTheRule() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = directory.file("s.sqlite")
+        let database = try SessionDatabase.open(atPath: store)
+        let browser = try SQLiteBrowserRepository(database: database).createBrowser().id
+        let tabs = SQLiteWebStateListRepository(database: database)
+        let histories = SQLiteNavigationHistoryRepository(database: database)
+        var last = WebStateID()
+        for (index, title) in ["Pinned", "Regular", "Last"].enumerated() {
+            let tab = WebState()
+            try tabs.insert(tab, in: browser, params: index == 0 ? .automatic().pinned() : .automatic().activate())
+            try histories.commit(NavigationItem(url: "https://\(index).example/", title: title), in: tab.id)
+            last = tab.id
+        }
+        try database.close()
+        try DatabaseQueue(path: store).write { db in
+            try db.execute(sql: "UPDATE tabs SET is_pinned = 1 WHERE id = ?", arguments: [last.uuidString])
+        }
+        let bytes = fileBytes(store)
+
+        let watch = try WatchProcess(arguments: ["--db", store, "--browser", browser.uuidString], in: directory.path)
+        defer { if watch.process.isRunning { watch.process.terminate() } }
+        #expect(watch.waitForLines { !$0.isEmpty }, "stderr: \(watch.errorText)")
+        #expect(watch.lines.first == #"3 tabs: "Pinned" | "Regular" "Last"*"#)
+        #expect(watch.stderr.wait(timeout: 10) { String(decoding: $0.reduce(Data(), +), as: UTF8.self).contains("note:") })
+        watch.process.interrupt()
+        #expect(watch.waitForExit() == 0)
+        #expect(watch.errorText.contains("read around damage: tabUnpinned in browser \(browser) (\(last)): pinned after an unpinned tab."),
+                "\(watch.errorText)")
+        #expect(fileBytes(store) == bytes)
+        let check = try runTool(["check", "--db", store], in: directory.path)
+        #expect(check.status == 1 && check.stdout.contains("follows a regular tab"), "\(check)")
     }
 
     /// A small demo store (`s.sqlite`) and its export (`e.json`) in `directory`; the export's text.

@@ -9,55 +9,6 @@ import Testing
 @Suite struct WatchCommandTests {
     let binary = SessionStoreBinary()
 
-    /// A `sessionstore watch` process whose output is collected as it comes.
-    final class WatchProcess {
-        let process = Process()
-        let stdout = ValueRecorder<Data>()
-        let stderr = ValueRecorder<Data>()
-        let exit = ValueRecorder<Int32>()
-
-        init(path: String, arguments: [String], in directory: String) throws {
-            process.executableURL = URL(fileURLWithPath: path)
-            process.arguments = ["watch"] + arguments
-            process.currentDirectoryURL = URL(fileURLWithPath: directory)
-            var environment = ProcessInfo.processInfo.environment
-            environment["SESSIONSTORE_DB"] = nil
-            process.environment = environment
-            let out = Pipe(), err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            process.standardInput = FileHandle.nullDevice
-            out.fileHandleForReading.readabilityHandler = { [stdout] in stdout.record($0.availableData) }
-            err.fileHandleForReading.readabilityHandler = { [stderr] in stderr.record($0.availableData) }
-            process.terminationHandler = { [exit] in exit.record($0.terminationStatus) }
-            try process.run()
-        }
-
-        /// The lines printed so far.
-        var lines: [String] {
-            String(decoding: stdout.recorded.reduce(Data(), +), as: UTF8.self)
-                .split(separator: "\n").map(String.init)
-        }
-
-        var errorText: String { String(decoding: stderr.recorded.reduce(Data(), +), as: UTF8.self) }
-
-        /// Waits until the printed lines satisfy `predicate`.
-        func waitForLines(timeout: Double = 15, _ predicate: @escaping ([String]) -> Bool) -> Bool {
-            stdout.wait(timeout: timeout) { chunks in
-                predicate(String(decoding: chunks.reduce(Data(), +), as: UTF8.self).split(separator: "\n").map(String.init))
-            }
-        }
-
-        /// Waits for the process to exit; its status, or `nil` on timeout (the process is then killed).
-        func waitForExit(timeout: Double = 15) -> Int32? {
-            guard exit.wait(timeout: timeout, until: { !$0.isEmpty }) else {
-                process.terminate()
-                return nil
-            }
-            return exit.recorded.first
-        }
-    }
-
     @Test func watch_printsTheStrip_thenAnUpdateFromAnotherProcess_andExitsZeroOnSIGINT() throws {
         let store = try TemporaryStore.onDisk()
         let path = try #require(store.path)

@@ -103,11 +103,17 @@ public final class SessionDatabase: Sendable {
     let walCheck = Protected((commits: 0, failures: 0))
     /// Takes and keeps the snapshots of a file opened for writing; `nil` otherwise.
     let snapshotKeeper: SnapshotKeeper?
+    /// A file opened read-only: its `-wal` and `-shm` as they were, removed at ``close()`` if reading made them.
+    private let sidecars: WALSidecars?
 
-    private init(path: String?, writer: any DatabaseWriter, configuration: Configuration = Configuration()) {
+    private init(
+        path: String?, writer: any DatabaseWriter, configuration: Configuration = Configuration(),
+        sidecars: WALSidecars? = nil
+    ) {
         self.path = path
         self.writer = writer
         self.configuration = configuration
+        self.sidecars = sidecars
         lists = WebStateListCache(repairLog: repairLog)
         fileIdentity = path.flatMap(FileIdentity.init(path:))
         if let path, let policy = configuration.snapshots, writer is DatabasePool {
@@ -206,6 +212,7 @@ public final class SessionDatabase: Sendable {
         externalChanges?.stop()
         guard let pool = writer as? DatabasePool else {
             try? (writer as? DatabaseQueue)?.close()
+            sidecars?.removeIfMadeByReading()
             return
         }
         // GRDB closes its writer before its readers, so the last connection
@@ -248,12 +255,14 @@ public final class SessionDatabase: Sendable {
     /// every page), so a damaged file is refused here rather than in the middle of a read.
     ///
     /// Mutations through its repositories fail with ``StorageError/readOnly(path:reason:)``.
+    /// Call ``close()`` when done: if reading made the file's `-wal` and `-shm`, it removes them.
     ///
     /// - Throws: ``StorageError`` — `fileNotFound`, `notARegularFile`, `notASessionStore`,
     ///   `corrupt`, `databaseNewerThanBinary`, `migrationChecksumMismatch`, `migrationsPending`.
     public static func openReadOnly(atPath path: String, configuration: Configuration = Configuration()) throws
         -> SessionDatabase
     {
+        let sidecars = WALSidecars(ofStoreAt: path)
         let queue = try SessionStoreFile.readOnlyQueue(atPath: path, configuration: configuration)
         do {
             try queue.read { db in
@@ -266,9 +275,11 @@ public final class SessionDatabase: Sendable {
                 }
             }
         } catch {
+            try? queue.close()
+            sidecars.removeIfMadeByReading()
             throw StorageError(error, path: path, operation: "opening the database")
         }
-        return SessionDatabase(path: path, writer: queue, configuration: configuration)
+        return SessionDatabase(path: path, writer: queue, configuration: configuration, sidecars: sidecars)
     }
 
     /// Opens a new, empty, migrated in-memory store that never touches a file.

@@ -202,8 +202,12 @@ public enum SessionStoreFile {
         atPath path: String, configuration: SessionDatabase.Configuration, operation: String,
         _ body: (Database) throws -> T
     ) throws -> T {
+        let sidecars = WALSidecars(ofStoreAt: path)
         let queue = try readOnlyQueue(atPath: path, configuration: configuration)
-        defer { try? queue.close() }
+        defer {
+            try? queue.close()
+            sidecars.removeIfMadeByReading()
+        }
         do {
             return try queue.read(body)
         } catch {

@@ -1,0 +1,50 @@
+import Foundation
+
+/// A `sessionstore watch` process whose output is collected as it comes.
+public final class WatchProcess {
+    public let process = Process()
+    public let stdout = ValueRecorder<Data>()
+    public let stderr = ValueRecorder<Data>()
+    public let exit = ValueRecorder<Int32>()
+
+    public init(path: String = BuiltBinary.sessionstore, arguments: [String], in directory: String) throws {
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = ["watch"] + arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        var environment = ProcessInfo.processInfo.environment
+        environment["SESSIONSTORE_DB"] = nil
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        out.fileHandleForReading.readabilityHandler = { [stdout] in stdout.record($0.availableData) }
+        err.fileHandleForReading.readabilityHandler = { [stderr] in stderr.record($0.availableData) }
+        process.terminationHandler = { [exit] in exit.record($0.terminationStatus) }
+        try process.run()
+    }
+
+    /// The lines printed so far.
+    public var lines: [String] {
+        String(decoding: stdout.recorded.reduce(Data(), +), as: UTF8.self)
+            .split(separator: "\n").map(String.init)
+    }
+
+    public var errorText: String { String(decoding: stderr.recorded.reduce(Data(), +), as: UTF8.self) }
+
+    /// Waits until the printed lines satisfy `predicate`.
+    public func waitForLines(timeout: Double = 15, _ predicate: @escaping ([String]) -> Bool) -> Bool {
+        stdout.wait(timeout: timeout) { chunks in
+            predicate(String(decoding: chunks.reduce(Data(), +), as: UTF8.self).split(separator: "\n").map(String.init))
+        }
+    }
+
+    /// Waits for the process to exit; its status, or `nil` on timeout (the process is then killed).
+    public func waitForExit(timeout: Double = 15) -> Int32? {
+        guard exit.wait(timeout: timeout, until: { !$0.isEmpty }) else {
+            process.terminate()
+            return nil
+        }
+        return exit.recorded.first
+    }
+}
