@@ -14,10 +14,12 @@ public struct SessionStore: ParsableCommand {
             Exit codes:
               0   success
               1   check found problems
-              64  usage error
+              64  usage error (a bad flag or value, a path too long)
               65  not a session store, corrupt, or malformed input
               66  the database file does not exist
-              73  the file or its directory cannot be written
+              70  a migration or SQLite operation failed unexpectedly
+              73  the file or its directory cannot be written, or a file to create exists
+              74  writing the output failed
               75  the database is locked by another process beyond the busy timeout
               78  the database is newer than this tool
             """,

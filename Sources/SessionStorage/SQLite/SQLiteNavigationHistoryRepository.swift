@@ -149,7 +149,7 @@ public final class SQLiteNavigationHistoryRepository: NavigationHistoryRepositor
     private func write(_ db: Database, from stored: NavigationHistoryRows.Stored, to history: NavigationHistory) throws {
         if let revision = try NavigationHistoryRows.write(db, from: stored, to: history), let browser = stored.browser {
             database.lists.historyIndexChanged(
-                db, browser: browser, tab: stored.tab, navigationIndex: history.currentIndex, newRevision: revision)
+                browser: browser, tab: stored.tab, navigationIndex: history.currentIndex, newRevision: revision)
         }
     }
 

@@ -90,7 +90,7 @@ public final class SQLiteRecentlyClosedRepository: RecentlyClosedRepository {
             }
             // The rows leave the entry as the list takes them back; then the entry goes.
             try WebStateListRows.write(db, browser: target, stored: &stored, list: list, change: change)
-            lists.remember(stored, for: target, in: db)
+            lists.remember(stored, for: target)
             try db.execute(sql: "DELETE FROM closed_entries WHERE id = ?", arguments: [id.uuidString])
             return target
         }

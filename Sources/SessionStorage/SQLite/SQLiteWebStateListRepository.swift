@@ -73,7 +73,7 @@ public final class SQLiteWebStateListRepository: WebStateListRepository {
         _ db: Database, browser: BrowserID, _ body: (inout WebStateList) throws -> T
     ) throws -> T {
         let (result, written) = try apply(db, browser: browser, body)
-        cache.remember(written, for: browser, in: db)
+        cache.remember(written, for: browser)
         return result
     }
 
@@ -95,7 +95,7 @@ public final class SQLiteWebStateListRepository: WebStateListRepository {
                 }
                 written.revision = revision
             }
-            self.cache.remember(written, for: browser, in: db)
+            self.cache.remember(written, for: browser)
             return index
         }
     }
@@ -132,8 +132,8 @@ public final class SQLiteWebStateListRepository: WebStateListRepository {
                 try $0.insert(moving, params: params).index
             }
             try WebStateListRows.write(db, browser: target, stored: &targetStored, list: targetList, change: targetChange)
-            self.cache.remember(sourceStored, for: source, in: db)
-            self.cache.remember(targetStored, for: target, in: db)
+            self.cache.remember(sourceStored, for: source)
+            self.cache.remember(targetStored, for: target)
             return newIndex
         }
     }

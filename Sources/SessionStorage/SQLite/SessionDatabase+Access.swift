@@ -119,14 +119,20 @@ extension SessionDatabase {
     /// checking that the path still names the file this store opened.
     private func transaction<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
         var result: T?
-        try db.inTransaction(.immediate) {
-            // With the write lock held: is the path still the file this store opened?
-            if let opened = fileIdentity, let path, FileIdentity(path: path) != opened {
-                throw StorageError.fileMovedOrDeleted(path: path)
+        do {
+            try db.inTransaction(.immediate) {
+                // With the write lock held: is the path still the file this store opened?
+                if let opened = fileIdentity, let path, FileIdentity(path: path) != opened {
+                    throw StorageError.fileMovedOrDeleted(path: path)
+                }
+                result = try ReentrancyGuard.mutating { try body(db) }
+                return .commit
             }
-            result = try ReentrancyGuard.mutating { try body(db) }
-            return .commit
+        } catch {
+            lists.transactionEnded(committed: false)
+            throw error
         }
+        lists.transactionEnded(committed: true)
         return result!
     }
 
