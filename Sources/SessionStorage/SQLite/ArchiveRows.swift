@@ -21,7 +21,7 @@ enum ArchiveRows {
                 return tab
             }
             browsers.append(SessionArchive.Browser(
-                id: id, createdAt: try row.decode(forColumn: "created_at"), lastActiveAt: try row.decode(forColumn: "last_active_at"),
+                id: id, createdAt: try row.storedDate("created_at"), lastActiveAt: try row.storedDate("last_active_at"),
                 activeTab: list.activeWebState?.id,
                 closedEntry: (try row.decode(forColumn: "closed_entry_id") as String?).flatMap(ClosedEntryID.init(uuidString:)),
                 groups: list.orderedGroups.map {
@@ -56,8 +56,8 @@ enum ArchiveRows {
         let engineState = try Data.fetchOne(
             db.cachedStatement(sql: "SELECT data FROM tab_engine_states WHERE tab_id = ?"), arguments: [id.uuidString])
         return SessionArchive.Tab(
-            id: id, pinned: pinned, group: nil, opener: nil, createdAt: try row.decode(forColumn: "created_at"),
-            lastActiveAt: try row.decode(forColumn: "last_active_at"),
+            id: id, pinned: pinned, group: nil, opener: nil, createdAt: try row.storedDate("created_at"),
+            lastActiveAt: try row.storedDate("last_active_at"),
             history: SessionArchive.History(
                 currentIndex: history.currentIndex, entries: history.items.map(SessionArchive.Entry.init)),
             engineState: engineState)
@@ -83,7 +83,7 @@ enum ArchiveRows {
                                             group_color, group_collapsed)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [
-                    entry.id.uuidString, entry.kind.rawValue, entry.closedAt, entry.browser?.uuidString, entry.tabIndex,
+                    entry.id.uuidString, entry.kind.rawValue, StoredDate(entry.closedAt), entry.browser?.uuidString, entry.tabIndex,
                     entry.group?.id.uuidString, entry.group?.title, entry.group?.color.rawValue, entry.group?.collapsed])
         }
         for browser in validated.browsers {
@@ -101,8 +101,8 @@ enum ArchiveRows {
                 try db.execute(sql: """
                     INSERT INTO tabs (id, closed_entry_id, sort_key, is_pinned, created_at, last_active_at)
                     VALUES (?, ?, ?, ?, ?, ?)
-                    """, arguments: [tab.id.uuidString, entry.id.uuidString, offset, tab.pinned, tab.createdAt,
-                                     tab.lastActiveAt])
+                    """, arguments: [tab.id.uuidString, entry.id.uuidString, offset, tab.pinned, StoredDate(tab.createdAt),
+                                     StoredDate(tab.lastActiveAt)])
                 try writeTabContent(db, tab, history: validated.histories[tab.id])
             }
         }
@@ -131,7 +131,7 @@ enum ArchiveRows {
         if let state = tab.engineState {
             try db.execute(
                 sql: "INSERT INTO tab_engine_states (tab_id, data, updated_at) VALUES (?, ?, ?)",
-                arguments: [tab.id.uuidString, state, Date()])
+                arguments: [tab.id.uuidString, state, StoredDate(Date())])
         }
     }
 

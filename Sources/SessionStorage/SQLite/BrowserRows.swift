@@ -19,7 +19,7 @@ enum BrowserRows {
     static func insert(_ db: Database, _ browser: Browser, closedEntry: ClosedEntryID? = nil) throws {
         try db.execute(
             sql: "INSERT INTO browsers (id, created_at, last_active_at, revision, closed_entry_id) VALUES (?, ?, ?, ?, ?)",
-            arguments: [browser.id.uuidString, browser.createdAt, browser.lastActiveAt, Int64.random(in: 0..<(1 << 62)),
+            arguments: [browser.id.uuidString, StoredDate(browser.createdAt), StoredDate(browser.lastActiveAt), Int64.random(in: 0..<(1 << 62)),
                         closedEntry?.uuidString])
     }
 
@@ -27,7 +27,7 @@ enum BrowserRows {
     /// past it: the browser made active last is always listed first.
     static func latestActivation(_ db: Database) throws -> Date {
         let now = Date().storedPrecision
-        guard let latest = try Date.fetchOne(db, sql: "SELECT max(last_active_at) FROM browsers"), latest >= now else {
+        guard let latest = try StoredDate.fetchOne(db, sql: "SELECT max(last_active_at) FROM browsers")?.date, latest >= now else {
             return now
         }
         return latest.addingTimeInterval(0.001).storedPrecision

@@ -64,7 +64,7 @@ enum ClosedEntryRows {
                                         group_color, group_collapsed)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
-                id.uuidString, kind.rawValue, date, browser.uuidString, tabIndex, group?.uuidString, visual?.title,
+                id.uuidString, kind.rawValue, StoredDate(date), browser.uuidString, tabIndex, group?.uuidString, visual?.title,
                 visual?.color.rawValue, visual?.isCollapsed])
         return id
     }
@@ -80,7 +80,7 @@ enum ClosedEntryRows {
     /// Keeps the newest `maximumClosedEntries` entries younger than `closedEntryLifetime`.
     static func prune(_ db: Database, configuration: SessionDatabase.Configuration, now: Date = Date()) throws {
         try db.cachedStatement(sql: "DELETE FROM closed_entries WHERE closed_at < ?")
-            .execute(arguments: [now.addingTimeInterval(-configuration.closedEntryLifetime)])
+            .execute(arguments: [StoredDate(now.addingTimeInterval(-configuration.closedEntryLifetime))])
         let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM closed_entries")) ?? 0
         guard count > configuration.maximumClosedEntries else { return }
         try db.cachedStatement(sql: """
@@ -137,7 +137,7 @@ enum ClosedEntryRows {
                 wasPinned: try tab.decode(forColumn: "is_pinned"))
         }
         return RecentlyClosedEntry(
-            id: id, kind: kind, closedAt: try row.decode(forColumn: "closed_at"), browser: browser, tabIndex: try row.decode(forColumn: "tab_index"),
+            id: id, kind: kind, closedAt: try row.storedDate("closed_at"), browser: browser, tabIndex: try row.decode(forColumn: "tab_index"),
             group: group, tabs: tabs)
     }
 }

@@ -1,10 +1,9 @@
 import Foundation
-internal import GRDB
 
 extension Date {
     /// This date as the database gives it back: times are stored as UTC text
-    /// with milliseconds, so a value read back equals this one.
+    /// with milliseconds (``StoredTime``), so a value read back equals this one.
     var storedPrecision: Date {
-        Date.fromDatabaseValue(databaseValue) ?? self
+        StoredTime.date(StoredTime.text(self)) ?? self
     }
 }

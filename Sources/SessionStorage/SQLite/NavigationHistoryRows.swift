@@ -44,7 +44,7 @@ enum NavigationHistoryRows {
                 referrerURL: try row.decode(forColumn: "referrer_url"),
                 referrerPolicy: ReferrerPolicy(rawValue: try row.decode(forColumn: "referrer_policy")) ?? .default,
                 transition: NavigationTransition(rawValue: try row.decode(forColumn: "transition_type")) ?? .link,
-                timestamp: try row.decode(forColumn: "timestamp"), httpStatus: try row.decode(forColumn: "http_status"), isPost: try row.decode(forColumn: "is_post"),
+                timestamp: try row.storedDate("timestamp"), httpStatus: try row.decode(forColumn: "http_status"), isPost: try row.decode(forColumn: "is_post"),
                 faviconURL: try row.decode(forColumn: "favicon_url"),
                 userAgentType: UserAgentType(rawValue: try row.decode(forColumn: "user_agent_type")) ?? .automatic,
                 pageState: try row.decode(forColumn: "page_state")))
@@ -141,7 +141,7 @@ enum NavigationHistoryRows {
 
     private static func fields(of item: NavigationItem) -> StatementArguments {
         [item.url, item.virtualURL, item.title, item.referrerURL, item.referrerPolicy.rawValue,
-         item.transition.rawValue, item.timestamp, item.httpStatus, item.isPost, item.faviconURL,
+         item.transition.rawValue, StoredDate(item.timestamp), item.httpStatus, item.isPost, item.faviconURL,
          item.userAgentType.rawValue]
     }
 

@@ -88,7 +88,7 @@ public final class SQLiteBrowserRepository: BrowserRepository {
         { db in
             try db.execute(
                 sql: "UPDATE browsers SET last_active_at = ? WHERE id = ? AND closed_entry_id IS NULL",
-                arguments: [try BrowserRows.latestActivation(db), id.uuidString])
+                arguments: [StoredDate(try BrowserRows.latestActivation(db)), id.uuidString])
             if db.changesCount == 0 { throw StorageError.unknownBrowser(id.uuidString) }
         }
     }
@@ -133,7 +133,7 @@ public final class SQLiteBrowserRepository: BrowserRepository {
             guard let id = BrowserID(uuidString: try row.decode(forColumn: "id")) else { return nil }
             let url: String? = try row.decode(forColumn: "url")
             return BrowserSummary(
-                browser: Browser(id: id, createdAt: try row.decode(forColumn: "created_at"), lastActiveAt: try row.decode(forColumn: "last_active_at"),
+                browser: Browser(id: id, createdAt: try row.storedDate("created_at"), lastActiveAt: try row.storedDate("last_active_at"),
                                  isOffTheRecord: offTheRecord),
                 tabCount: try row.decode(forColumn: "tab_count"),
                 activeTab: (try row.decode(forColumn: "active_tab_id") as String?).flatMap(WebStateID.init(uuidString:)),
@@ -146,7 +146,7 @@ public final class SQLiteBrowserRepository: BrowserRepository {
     private func browser(from row: Row) throws -> Browser? {
         guard let id = BrowserID(uuidString: try row.decode(forColumn: "id")) else { return nil }
         return Browser(
-            id: id, createdAt: try row.decode(forColumn: "created_at"), lastActiveAt: try row.decode(forColumn: "last_active_at"),
+            id: id, createdAt: try row.storedDate("created_at"), lastActiveAt: try row.storedDate("last_active_at"),
             isOffTheRecord: database.isOffTheRecord)
     }
 }

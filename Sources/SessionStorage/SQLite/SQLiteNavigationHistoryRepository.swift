@@ -98,7 +98,7 @@ public final class SQLiteNavigationHistoryRepository: NavigationHistoryRepositor
             guard data.count <= limit else { return .droppedTooLarge(bytes: data.count, limit: limit) }
             try db.execute(
                 sql: "INSERT INTO tab_engine_states (tab_id, data, updated_at) VALUES (?, ?, ?)",
-                arguments: [tab.uuidString, data, Date()])
+                arguments: [tab.uuidString, data, StoredDate(Date())])
             return .stored
         }
     }
@@ -128,7 +128,7 @@ public final class SQLiteNavigationHistoryRepository: NavigationHistoryRepositor
             case .timeRange(let range):
                 candidates = try String.fetchAll(
                     db, sql: "SELECT DISTINCT tab_id FROM navigation_entries WHERE timestamp BETWEEN ? AND ?",
-                    arguments: [range.lowerBound, range.upperBound])
+                    arguments: [StoredDate(range.lowerBound), StoredDate(range.upperBound)])
             case .all:
                 candidates = try String.fetchAll(db, sql: "SELECT DISTINCT tab_id FROM navigation_entries")
             }

@@ -71,7 +71,7 @@ public final class SQLiteRecentlyClosedRepository: RecentlyClosedRepository {
             if entry.kind == .window, let browser = entry.browser {
                 try db.execute(
                     sql: "UPDATE browsers SET closed_entry_id = NULL, last_active_at = ? WHERE id = ?",
-                    arguments: [try BrowserRows.latestActivation(db), browser.uuidString])
+                    arguments: [StoredDate(try BrowserRows.latestActivation(db)), browser.uuidString])
                 try db.execute(sql: "DELETE FROM closed_entries WHERE id = ?", arguments: [id.uuidString])
                 return browser
             }
@@ -159,7 +159,7 @@ public final class SQLiteRecentlyClosedRepository: RecentlyClosedRepository {
             arguments: [id.uuidString])
         else { throw StorageError.unknownTab(id.uuidString) }
         return WebState(
-            id: id, navigationIndex: try row.decode(forColumn: "current_entry_index"), createdAt: try row.decode(forColumn: "created_at"),
-            lastActiveAt: try row.decode(forColumn: "last_active_at"))
+            id: id, navigationIndex: try row.decode(forColumn: "current_entry_index"), createdAt: try row.storedDate("created_at"),
+            lastActiveAt: try row.storedDate("last_active_at"))
     }
 }

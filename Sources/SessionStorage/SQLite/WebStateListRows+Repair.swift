@@ -90,8 +90,8 @@ extension WebStateListRows {
                 let groupText: String? = try row.decode(forColumn: "group_id")
                 let webState = WebState(
                     id: id, opener: opener, navigationIndex: try row.decode(forColumn: "current_entry_index"),
-                    createdAt: try row.decode(forColumn: "created_at"),
-                    lastActiveAt: try row.decode(forColumn: "last_active_at"))
+                    createdAt: try row.storedDate("created_at"),
+                    lastActiveAt: try row.storedDate("last_active_at"))
                 let isPinned: Bool = try row.decode(forColumn: "is_pinned")
                 keys[id] = try row.decode(forColumn: "sort_key")
                 webStates.append(webState)

@@ -71,7 +71,7 @@ enum WebStateListRows {
             keys[id] = try row.decode(forColumn: "sort_key")
             webStates.append(WebState(
                 id: id, opener: opener, navigationIndex: try row.decode(forColumn: "current_entry_index"),
-                createdAt: try row.decode(forColumn: "created_at"), lastActiveAt: try row.decode(forColumn: "last_active_at")))
+                createdAt: try row.storedDate("created_at"), lastActiveAt: try row.storedDate("last_active_at")))
             let groupText: String? = try row.decode(forColumn: "group_id")
             groupIDs.append(try groupText.map { try identifier($0, TabGroupID.init(uuidString:)) })
         }
@@ -161,7 +161,7 @@ enum WebStateListRows {
                 VALUES (?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [
                     id.uuidString, browser.uuidString, group.visualData.title, group.visualData.color.rawValue,
-                    group.visualData.isCollapsed, Date()])
+                    group.visualData.isCollapsed, StoredDate(Date())])
         }
         for id in change.groupsUpdated {
             guard let group = list.groups[id] else { continue }
@@ -211,7 +211,7 @@ enum WebStateListRows {
                 UPDATE tabs SET sort_key = ?, is_pinned = ?, group_id = ?, last_active_at = ? WHERE id = ?
                 """).execute(arguments: [
                     stored.keys[id], list.isPinned(at: index), list.groupID(at: index)?.uuidString,
-                    webState.lastActiveAt, id.uuidString])
+                    StoredDate(webState.lastActiveAt), id.uuidString])
             let previous = try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT opener_tab_id, opener_navigation_index FROM tab_openers WHERE tab_id = ?"),
                 arguments: [id.uuidString]
@@ -239,7 +239,7 @@ enum WebStateListRows {
                     last_active_at = excluded.last_active_at
                 """).execute(arguments: [
                     id.uuidString, browser.uuidString, stored.keys[id], list.isPinned(at: index),
-                    list.groupID(at: index)?.uuidString, webState.createdAt, webState.lastActiveAt])
+                    list.groupID(at: index)?.uuidString, StoredDate(webState.createdAt), StoredDate(webState.lastActiveAt)])
             openersToWrite.append(webState)
         }
         // Openers once every inserted row exists: a new tab may be opened by another new one.
