@@ -1,15 +1,16 @@
-/// The goals of issue 7, checked against the measured figures.
+/// The goals of issues 7 and 14, checked against the measured figures.
 struct Goals {
     var mutations: [Int: [MutationKind: (store: Samples, raw: Samples, rewrite: Samples)]] = [:]
     var restore: [Int: (store: Samples, raw: Samples)] = [:]
+    var open: [Int: (store: Samples, raw: Samples)] = [:]
     var bursts: [Int: MediatorBurst.Result] = [:]
     var mainThread: MainThreadUnderLock.Result?
     var walSoak: WALSoak.Result?
     var snapshots: SnapshotBesideWriter.Result?
 
-    private static func verdict(_ met: Bool) -> String { met ? "MET    " : "NOT MET" }
+    static func verdict(_ met: Bool) -> String { met ? "MET    " : "NOT MET" }
 
-    private static func ratio(_ value: Double) -> String {
+    static func ratio(_ value: Double) -> String {
         value >= 100 ? String(format: "%.0fx", value) : String(format: "%.2fx", value)
     }
 

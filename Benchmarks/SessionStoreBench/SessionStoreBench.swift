@@ -94,12 +94,13 @@ struct SessionStoreBench: ParsableCommand {
         var goals = Goals()
         let sizes = parsedSizes
         for size in sizes {
-            let (sizeRows, mutations, restore) = try measure(
+            let measured = try measure(
                 size: size, in: root + "/tabs-\(size)", rounds: rounds, restores: restores,
                 measurePeakMemory: peakMemory && size == sizes.max())
-            rows += sizeRows
-            goals.mutations[size] = mutations
-            goals.restore[size] = restore
+            rows += measured.rows
+            goals.mutations[size] = measured.mutations
+            goals.restore[size] = measured.restore
+            goals.open[size] = measured.open
         }
         for size in sizes {
             progress("\(size) tabs: 1,000-mutation burst observed by a WebStateListMediator")
@@ -158,6 +159,9 @@ struct SessionStoreBench: ParsableCommand {
         print("")
         print("Goals (issue 7):")
         for line in goals.lines() { print("  " + line) }
+        print("")
+        print("Goals (issue 14):")
+        for line in goals.issue14Lines() { print("  " + line) }
     }
 
     /// Rounds for the full-rewrite baseline: each costs a whole file, so fewer at large sizes.
@@ -172,7 +176,10 @@ struct SessionStoreBench: ParsableCommand {
 
     private func measure(
         size: Int, in directory: String, rounds: Int, restores: Int, measurePeakMemory: Bool
-    ) throws -> ([ReportRow], [MutationKind: (store: Samples, raw: Samples, rewrite: Samples)], (store: Samples, raw: Samples)) {
+    ) throws -> (
+        rows: [ReportRow], mutations: [MutationKind: (store: Samples, raw: Samples, rewrite: Samples)],
+        restore: (store: Samples, raw: Samples), open: (store: Samples, raw: Samples)
+    ) {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let storePath = directory + "/store.sqlite"
         let rawPath = directory + "/raw.sqlite"
@@ -252,6 +259,6 @@ struct SessionStoreBench: ParsableCommand {
             rows.append(ReportRow(workload: kind.label, tabs: size, store: samples.0, raw: samples.1, rewrite: samples.2))
         }
         progress("\(size) tabs: done in \(Report.duration(Double(monotonicNanoseconds() - start)))")
-        return (rows, mutations, (restoreStore, restoreRaw))
+        return (rows, mutations, (restoreStore, restoreRaw), (openStore, openRaw))
     }
 }
