@@ -35,6 +35,22 @@ import Testing
         try reopened.close()
     }
 
+    /// A clean close leaves a one-frame WAL, so the next open writes nothing: not the
+    /// file, not the WAL (GRDB writes a schema change when it opens a pool on an empty WAL).
+    @Test func open_afterAClose_writesNothing() throws {
+        let store = try TemporaryStore.onDisk()
+        let path = try #require(store.path)
+        let (browser, _) = try store.seed("| a* b")
+        try store.database.close()
+        let wal = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
+        #expect(wal == 32 + 24 + 4096)  // the WAL header and one frame
+        let before = (fileBytes(path), fileBytes(path + "-wal"))
+        let reopened = try SessionDatabase.open(atPath: path, configuration: store.database.configuration)
+        #expect(fileBytes(path) == before.0 && fileBytes(path + "-wal") == before.1)
+        #expect(try SQLiteWebStateListRepository(database: reopened).webStateList(in: browser).count == 2)
+        try reopened.close()
+    }
+
     @Test func open_inAMissingDirectory_saysSo_andCreatesNothing() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -75,6 +75,22 @@ enum DatabaseFile {
         return .sqlite
     }
 
+    /// Whether the file at `path` is, by its header alone, a session store in WAL
+    /// mode with a non-empty WAL beside it: one that a read-write connection opens
+    /// without writing anything (GRDB writes to an empty WAL when it opens a pool).
+    /// Anything else goes through the read-only checks first.
+    static func isOpenableWithoutWriting(atPath path: String) -> Bool {
+        guard (try? state(atPath: path)) == .sqlite, let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let bytes = try? handle.read(upToCount: 100), bytes.count == 100 else { return false }
+        let header = Array(bytes)
+        let applicationID = header[68..<72].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        let target = followingSymbolicLinks(path)
+        let walSize = (try? FileManager.default.attributesOfItem(atPath: target + "-wal")[.size] as? NSNumber)?.intValue ?? 0
+        // Bytes 18 and 19: the file format versions, 2 for WAL.
+        return header[18] == 2 && header[19] == 2 && applicationID == UInt32(SchemaMigrator.applicationID) && walSize > 0
+    }
+
     /// Creates an empty file readable and writable by its owner only (mode 0600).
     ///
     /// SQLite gives its `-wal` and `-shm` files the same mode as the database.

@@ -1,5 +1,6 @@
 import Foundation
 internal import GRDB
+internal import GRDBSQLite
 import SessionModel
 
 /// An open session store: one SQLite file (or an in-memory database for
@@ -152,13 +153,39 @@ public final class SessionDatabase: Sendable {
     public static func open(atPath path: String, configuration: Configuration = Configuration()) throws
         -> SessionDatabase
     {
-        try SessionStoreFile.migrate(atPath: path, configuration: configuration)
+        try open(atPath: path, configuration: configuration, checkingFirst: !DatabaseFile.isOpenableWithoutWriting(atPath: path))
+    }
+
+    /// Opens the store; with `checkedFirst`, after the read-only checks and migrations of
+    /// ``SessionStoreFile/migrate(atPath:configuration:dryRun:)``. Without, a store that a
+    /// pool opens without writing is checked on the pool itself: one connection fewer.
+    private static func open(
+        atPath path: String, configuration: Configuration, checkingFirst checkedFirst: Bool
+    ) throws -> SessionDatabase {
+        if checkedFirst {
+            try SessionStoreFile.migrate(atPath: path, configuration: configuration)
+        }
         do {
             let pool = try DatabasePool(path: path, configuration: configuration.grdb(readonly: false))
-            // Another process may have replaced the file since it was checked.
-            try pool.read { db in
-                let status = try SchemaMigrator().status(db, path: path)
-                if !status.isCurrent { throw StorageError.migrationsPending(path: path, pending: status.pending) }
+            // Checked again on the writer: another process may have replaced the file since.
+            let status: SchemaStatus
+            do {
+                status = try pool.writeWithoutTransaction { db in
+                    // SQLite opens a file it cannot write read-only, silently: say so now, not at the first write.
+                    if sqlite3_db_readonly(db.sqliteConnection, "main") == 1 {
+                        throw StorageError.readOnly(path: path, reason: "the file or its file system is read-only")
+                    }
+                    return try SchemaMigrator().status(db, path: path)
+                }
+            } catch {
+                try? pool.close()
+                throw error
+            }
+            if !status.isCurrent {
+                try? pool.close()
+                if checkedFirst { throw StorageError.migrationsPending(path: path, pending: status.pending) }
+                // Pending migrations: the careful path, with its backup, then open again.
+                return try open(atPath: path, configuration: configuration, checkingFirst: true)
             }
             return SessionDatabase(path: path, writer: pool, configuration: configuration)
         } catch {
@@ -199,7 +226,9 @@ public final class SessionDatabase: Sendable {
     /// throws ``StorageError/closed(path:)``, and running observations stop.
     ///
     /// The checkpoint is best effort: if another process's reader blocks it, the
-    /// WAL stays for the next open, and nothing committed is lost.
+    /// WAL stays for the next open, and nothing committed is lost. As the file's
+    /// last connection, it leaves a WAL of one frame (the header page, unchanged):
+    /// the next open then writes nothing.
     ///
     /// - Throws: ``StorageError`` when SQLite cannot close a connection; the store counts as closed all the same.
     public func close() throws {
@@ -229,6 +258,7 @@ public final class SessionDatabase: Sendable {
         } catch {
             throw StorageError(error, path: displayPath, operation: "closing")
         }
+        if let path { WALSidecars.keepForNextOpen(ofStoreAt: path) }
     }
 
     /// Whether ``close()`` has been called.

@@ -33,4 +33,33 @@ struct WALSidecars {
         guard sqlite3_open_v2(databasePath, &connection, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK else { return }
         _ = sqlite3_exec(connection, "SELECT count(*) FROM sqlite_master", nil, nil, nil)
     }
+
+    /// After the store's own connections closed: leaves a WAL of one frame (the
+    /// database header page, unchanged) that outlives the last connection.
+    ///
+    /// GRDB makes the WAL non-empty whenever it opens a pool on an empty or missing
+    /// one, with a schema change (a table created and dropped) that costs about
+    /// 0.6 ms and makes every connection read the schema again. The frame left here
+    /// costs one page write at close, and the next open writes nothing. When
+    /// another connection still has the store open, nothing is done: the WAL stays
+    /// as that connection leaves it.
+    static func keepForNextOpen(ofStoreAt path: String) {
+        let databasePath = DatabaseFile.followingSymbolicLinks(path)
+        var connection: OpaquePointer?
+        defer { sqlite3_close_v2(connection) }
+        guard sqlite3_open_v2(databasePath, &connection, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK else { return }
+        // Only as the file's last connection: another one holds a shared lock on the WAL index.
+        var persist: Int32 = 1
+        guard sqlite3_file_control(connection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist) == SQLITE_OK else { return }
+        var statement: OpaquePointer?
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_prepare_v2(connection, "PRAGMA user_version", -1, &statement, nil) == SQLITE_OK,
+              sqlite3_step(statement) == SQLITE_ROW
+        else { return }
+        let version = sqlite3_column_int(statement, 0)
+        sqlite3_finalize(statement)
+        statement = nil
+        // journal_size_limit -1: a persistent WAL is then kept as it is, not truncated to zero bytes.
+        _ = sqlite3_exec(connection, "PRAGMA journal_size_limit = -1; PRAGMA user_version = \(version)", nil, nil, nil)
+    }
 }

@@ -333,6 +333,32 @@ private struct RecoveryBuilder {
             UPDATE closed_entries SET browser_id = NULL
             WHERE browser_id IS NOT NULL AND browser_id NOT IN (SELECT id FROM browsers)
             """, "closed entries' lost windows forgotten")
+        // Recently closed entries hold what their kind needs (TabListRules.md, Recently closed).
+        try run("""
+            DELETE FROM closed_entries WHERE kind IN ('tab', 'group')
+                AND NOT EXISTS (SELECT 1 FROM tabs WHERE tabs.closed_entry_id = closed_entries.id)
+            """, "closed tab or group entries whose tabs were lost dropped")
+        try run("""
+            DELETE FROM tabs WHERE closed_entry_id IN (SELECT id FROM closed_entries WHERE kind = 'tab')
+                AND rowid NOT IN (SELECT min(rowid) FROM tabs WHERE closed_entry_id IS NOT NULL GROUP BY closed_entry_id)
+            """, "extra tab(s) of closed tab entries dropped")
+        try run("""
+            DELETE FROM tabs WHERE closed_entry_id IN (SELECT id FROM closed_entries WHERE kind = 'window')
+            """, "tab(s) held by a closed window entry itself dropped")
+        try run("""
+            DELETE FROM closed_entries WHERE kind = 'window'
+                AND NOT EXISTS (SELECT 1 FROM browsers WHERE browsers.closed_entry_id = closed_entries.id)
+            """, "closed window entries whose window was lost dropped")
+        try run("""
+            UPDATE browsers SET closed_entry_id = NULL
+            WHERE closed_entry_id IN (SELECT id FROM closed_entries WHERE kind <> 'window')
+            """, "window(s) naming a closed tab or group entry reopened")
+        try run("UPDATE tabs SET group_id = NULL WHERE closed_entry_id IS NOT NULL AND group_id IS NOT NULL",
+                "closed tab(s) taken out of a group")
+        try run("""
+            DELETE FROM tab_openers WHERE tab_id IN (SELECT id FROM tabs WHERE closed_entry_id IS NOT NULL)
+                OR opener_tab_id IN (SELECT id FROM tabs WHERE closed_entry_id IS NOT NULL)
+            """, "opener link(s) of closed tabs dropped")
         // Whatever still breaks a reference goes, row by row.
         var rounds = 0
         while rounds < 8 {
