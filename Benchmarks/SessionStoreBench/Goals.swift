@@ -7,6 +7,7 @@ struct Goals {
     var mainThread: MainThreadUnderLock.Result?
     var walSoak: WALSoak.Result?
     var snapshots: SnapshotBesideWriter.Result?
+    var firstWindow: FirstWindow.Result?
 
     static func verdict(_ met: Bool) -> String { met ? "MET    " : "NOT MET" }
 

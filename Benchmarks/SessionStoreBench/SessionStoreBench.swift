@@ -51,6 +51,9 @@ struct SessionStoreBench: ParsableCommand {
     @Option(help: "Mutations of the WAL soak (a reader and an observation running beside the writer); 0 skips it.")
     var walSoak = 100_000
 
+    @Option(help: "Tabs in the nine other browsers beside a 100-tab active one, for the first-window line; 0 skips it.")
+    var firstWindowTabs = 100_000
+
     @Option(help: .hidden) var childRestore: String?
     @Option(help: .hidden) var childPath: String?
 
@@ -137,6 +140,17 @@ struct SessionStoreBench: ParsableCommand {
                 workload: "  (raw column: no snapshot)", tabs: largest,
                 text: "\(beside.snapshots) snapshots (VACUUM INTO) in \(String(format: "%.2f", beside.snapshotSeconds)) s "
                     + "beside \(beside.duringSnapshots.count) activations"))
+        }
+
+        if firstWindowTabs > 0 {
+            let otherTabs = quick ? min(firstWindowTabs, 10_000) : firstWindowTabs
+            let first = try FirstWindow.run(
+                directory: root + "/first-window", configuration: storeConfiguration, otherTabs: otherTabs,
+                rounds: restores * 2, progress: progress)
+            goals.firstWindow = first
+            rows.append(ReportRow(workload: "first strip, 100-tab browser", tabs: FirstWindow.activeTabs, store: first.alone, raw: Samples()))
+            rows.append(ReportRow(
+                workload: "  beside 9 other browsers", tabs: FirstWindow.activeTabs + otherTabs, store: first.beside, raw: Samples()))
         }
 
         if walSoak > 0, let largest = sizes.max() {
