@@ -36,6 +36,8 @@ public enum WebStateListViolation: Hashable, Sendable, CustomStringConvertible {
     case activeIndexOutOfRange(Int)
     /// A tab's opener is not a tab of the same list.
     case openerNotInList(index: Int, opener: WebStateID)
+    /// A tab is its own opener.
+    case ownOpener(index: Int)
     /// Two tabs share an identifier.
     case duplicateID(WebStateID)
     /// A tab belongs to a group the list does not have.
@@ -56,6 +58,8 @@ public enum WebStateListViolation: Hashable, Sendable, CustomStringConvertible {
             return "The active index \(index) designates no tab."
         case let .openerNotInList(index, opener):
             return "The opener \(opener) of the tab at index \(index) is not in the list."
+        case let .ownOpener(index):
+            return "The tab at index \(index) is its own opener."
         case let .duplicateID(id):
             return "Tab \(id) appears more than once."
         case let .unknownGroup(index, group):
@@ -111,7 +115,9 @@ public enum WebStateListInvariants {
             if let group = entry.groupID, !groups.contains(group) {
                 violations.append(.unknownGroup(index: index, group))
             }
-            if let opener = entry.openerID, !seen.contains(opener) {
+            if entry.openerID == entry.id {
+                violations.append(.ownOpener(index: index))
+            } else if let opener = entry.openerID, !seen.contains(opener) {
                 violations.append(.openerNotInList(index: index, opener: opener))
             }
         }

@@ -37,7 +37,7 @@ extension SessionStore {
 
         func validate() throws {
             guard ClosedEntryID(uuidString: id) != nil else {
-                throw ValidationError("'\(id)' is not a closed entry identifier (a UUID).")
+                throw ValidationError("'\(shown(id))' is not a closed entry identifier (a UUID).")
             }
         }
 

@@ -56,14 +56,21 @@ enum ExitStatus {
             "\(shown(path)): migrated by a newer version (applied \(applied), this binary knows up to \(known)); use a newer sessionstore."
         case .corrupt(let path, _):
             error.description + " To salvage what can be read: sessionstore recover --db \(shown(path))"
+        case .unknownTab, .unknownBrowser:
+            error.description + " `sessionstore ls --all` lists the browsers and tabs."
+        case .unknownClosedEntry:
+            error.description + " `sessionstore closed` lists the recently closed entries."
+        case .unknownSnapshot:
+            error.description + " `sessionstore snapshots` lists them."
         default:
             error.description
         }
     }
 
-    /// Prints `message` as one line on stderr and exits with `status`.
+    /// Prints `message` as one line on stderr and exits with `status`; control
+    /// characters from a document, a name or a path are escaped, never sent raw.
     static func fail(message: String, status: Int32) -> Never {
-        FileHandle.standardError.write(Data("sessionstore: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("sessionstore: \(shown(message))\n".utf8))
         exit(status)
     }
 }

@@ -110,10 +110,11 @@ struct InputFailure: Error, CustomStringConvertible {
 
 /// Where `export --output` may write.
 enum ExportTarget {
-    /// Refuses the store itself and its `-wal` and `-shm` files as the output.
+    /// Refuses the store itself and the files SQLite keeps beside it (`-wal`, `-shm`,
+    /// `-journal`: a file there would be taken for the store's own) as the output.
     static func refuseStore(_ output: String, storePath: String) throws {
         let target = FileIdentity(path: output)
-        for suffix in ["", "-wal", "-shm"] {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
             let path = storePath + suffix
             let same = target != nil && target == FileIdentity(path: path)
             if same || URL(fileURLWithPath: output).standardizedFileURL == URL(fileURLWithPath: path).standardizedFileURL {

@@ -24,6 +24,8 @@ extension SessionStore {
 
         func run() throws {
             let output = self.output ?? options.path + ".recovered.sqlite"
+            // The store's own companions (-wal, -shm, -journal) would be taken, or wiped, by SQLite.
+            try ExportTarget.refuseStore(output, storePath: options.path)
             let report = try SessionStoreFile.recover(from: options.path, to: output, configuration: options.configuration)
             if json {
                 try JSONOutput.print(report)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SessionModel
 import SessionStorage
 
 /// The `sessionstore` command: inspects, checks and migrates a session store file.
@@ -49,13 +50,28 @@ public struct SessionStore: ParsableCommand {
             ExitStatus.fail(error)
         } catch let failure as ImportFailure {
             ExitStatus.fail(message: failure.description, status: ExitStatus.dataError)
+        } catch let error as WebStateListError {
+            // A change refused by the tab-list rules: from this command, only a store edited by hand does that.
+            ExitStatus.fail(
+                message: "the store's tab list refused the change: \(error) If the file was edited by hand, "
+                    + "`sessionstore check` says where.",
+                status: ExitStatus.dataError)
         } catch {
             exit(withError: error)
         }
     }
 
     /// Runs with the process's own arguments.
+    ///
+    /// An argument that is not UTF-8 (a path made of other bytes) is refused: Swift
+    /// would replace its bytes with U+FFFD and the command would act on another file.
     public static func main() {
+        for index in 1..<Int(CommandLine.argc) {
+            guard let raw = CommandLine.unsafeArgv[index], String(validatingCString: raw) == nil else { continue }
+            ExitStatus.fail(
+                message: "argument \(index) is not UTF-8 text; this tool takes paths and values in UTF-8 only.",
+                status: ExitStatus.usage)
+        }
         main(nil)
     }
 }

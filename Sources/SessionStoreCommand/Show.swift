@@ -19,7 +19,7 @@ extension SessionStore {
 
         func validate() throws {
             guard WebStateID(uuidString: tab) != nil else {
-                throw ValidationError("'\(tab)' is not a tab identifier (a UUID).")
+                throw ValidationError("'\(shown(tab))' is not a tab identifier (a UUID).")
             }
         }
 

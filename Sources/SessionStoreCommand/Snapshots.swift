@@ -70,7 +70,9 @@ extension SessionStore {
             // Refuse an unknown name before opening for writing: the file stays untouched.
             try options.openReadOnly().close()
             let known = try SessionStoreFile.snapshots(atPath: options.path, configuration: options.configuration)
-            guard known.contains(where: { $0.name == name }) else { throw StorageError.unknownSnapshot(name) }
+            guard let snapshot = known.first(where: { $0.name == name }) else { throw StorageError.unknownSnapshot(name) }
+            // A snapshot that cannot be restored is refused before the store is opened for writing.
+            try SessionStoreFile.checkRestorable(snapshot, configuration: options.configuration)
             let database = try options.openForWriting(create: false)
             try database.restoreSnapshot(named: name)
             let undo = try database.snapshots().first?.name ?? "-"

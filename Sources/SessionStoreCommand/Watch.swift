@@ -57,7 +57,15 @@ extension SessionStore {
         private func watchedBrowser(in database: SessionDatabase) throws -> BrowserID {
             let browsers = SQLiteBrowserRepository(database: database)
             if let browser, let given = BrowserID(uuidString: browser) {
-                guard try browsers.browser(given) != nil else { throw StorageError.unknownBrowser(given.uuidString) }
+                guard try browsers.browser(given) != nil else {
+                    // A window that was closed: as when it closes while watched.
+                    let closed = try SQLiteRecentlyClosedRepository(database: database).entries()
+                    if closed.contains(where: { $0.kind == .window && $0.browser == given }) {
+                        print("closed")
+                        throw ExitCode.success
+                    }
+                    throw StorageError.unknownBrowser(given.uuidString)
+                }
                 return given
             }
             guard let first = try browsers.browsers().first else {

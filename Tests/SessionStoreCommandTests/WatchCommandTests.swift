@@ -66,7 +66,8 @@ import Testing
         let unknown = BrowserID()
         let result = try binary.run(["watch", "--db", path, "--browser", unknown.uuidString], in: store.directory!.path)
         #expect(result.status == 65)
-        #expect(result.stderr == "sessionstore: \(StorageError.unknownBrowser(unknown.uuidString).description)\n")
+        #expect(result.stderr == "sessionstore: \(StorageError.unknownBrowser(unknown.uuidString).description) "
+            + "`sessionstore ls --all` lists the browsers and tabs.\n")
     }
 
     @Test func parse_watchBrowser_mustBeAUUID() throws {

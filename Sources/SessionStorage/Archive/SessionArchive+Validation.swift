@@ -38,6 +38,7 @@ extension SessionArchive {
             windowEntries[entry.id] = index
         }
         var claimedWindows: Set<ClosedEntryID> = []
+        var windowBrowsers: [ClosedEntryID: BrowserID] = [:]
         var browsers: [Validated.Browser] = []
 
         func fail(_ location: String, _ reason: String) -> StorageError {
@@ -99,6 +100,12 @@ extension SessionArchive {
                 if let group = tab.group, !groupIDs.contains(group) {
                     throw fail("\(location).group", "group \(group) is not one of this browser's groups")
                 }
+                if tab.opener?.tab == tab.id {
+                    throw fail("\(location).opener.tab", "a tab cannot be its own opener")
+                }
+                if let index = tab.opener?.navigationIndex, index < 0 {
+                    throw fail("\(location).opener.navigation_index", "must be 0 or more")
+                }
                 if let opener = tab.opener, !tabIDs.contains(opener.tab) {
                     throw fail("\(location).opener.tab", "tab \(opener.tab) is not a tab of this browser")
                 }
@@ -124,6 +131,7 @@ extension SessionArchive {
                 guard windowEntries[closed] != nil, claimedWindows.insert(closed).inserted else {
                     throw fail("\(at).closed_entry", "\(closed) is not a closed window entry of this document, or is claimed twice")
                 }
+                windowBrowsers[closed] = browser.id
             }
             let pinnedCount = browser.tabs.prefix { $0.pinned }.count
             let list = try WebStateList(
@@ -143,6 +151,8 @@ extension SessionArchive {
                 throw fail(at, "a closed group entry needs its group and at least one tab")
             case .window where !entry.tabs.isEmpty || !claimedWindows.contains(entry.id):
                 throw fail(at, "a closed window entry holds no tabs itself and is named by exactly one browser's closed_entry")
+            case .window where entry.browser != nil && entry.browser != windowBrowsers[entry.id]:
+                throw fail("\(at).browser", "a closed window entry's browser is the browser that names it, \(windowBrowsers[entry.id].map(\.uuidString) ?? "none")")
             default:
                 break
             }

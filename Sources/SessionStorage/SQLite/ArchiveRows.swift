@@ -77,13 +77,19 @@ enum ArchiveRows {
             try refuseExisting(db, archive)
         }
         try checkClosedEntryBrowsers(db, archive, replacing: false)
+        // A closed window entry's browser is the browser that names it, as when the store closes a window.
+        var windowBrowsers: [ClosedEntryID: BrowserID] = [:]
+        for browser in archive.browsers {
+            if let closed = browser.closedEntry { windowBrowsers[closed] = browser.id }
+        }
         for entry in archive.closedEntries {
             try db.execute(sql: """
                 INSERT INTO closed_entries (id, kind, closed_at, browser_id, tab_index, group_id, group_title,
                                             group_color, group_collapsed)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [
-                    entry.id.uuidString, entry.kind.rawValue, StoredDate(entry.closedAt), entry.browser?.uuidString, entry.tabIndex,
+                    entry.id.uuidString, entry.kind.rawValue, StoredDate(entry.closedAt),
+                    (entry.kind == .window ? windowBrowsers[entry.id] : nil)?.uuidString ?? entry.browser?.uuidString, entry.tabIndex,
                     entry.group?.id.uuidString, entry.group?.title, entry.group?.color.rawValue, entry.group?.collapsed])
         }
         for browser in validated.browsers {

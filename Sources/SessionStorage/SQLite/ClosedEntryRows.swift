@@ -124,9 +124,10 @@ enum ClosedEntryRows {
             SELECT t.id, t.is_pinned, e.title, e.url, e.virtual_url, e.favicon_url
             FROM tabs AS t
             LEFT JOIN navigation_entries AS e ON e.tab_id = t.id AND e.sequence = t.history_start + t.current_entry_index
-            WHERE (? = 'window' AND t.browser_id = ?) OR t.closed_entry_id = ?
+            WHERE (? = 'window' AND t.browser_id = (SELECT b.id FROM browsers AS b WHERE b.closed_entry_id = ?))
+               OR t.closed_entry_id = ?
             ORDER BY t.sort_key
-            """, arguments: [kind.rawValue, browser?.uuidString, id.uuidString]).compactMap { tab -> RecentlyClosedEntry.Tab? in
+            """, arguments: [kind.rawValue, id.uuidString, id.uuidString]).compactMap { tab -> RecentlyClosedEntry.Tab? in
             guard let tabID = WebStateID(uuidString: try tab.decode(forColumn: "id")) else { return nil }
             let url: String? = try tab.decode(forColumn: "url")
             return RecentlyClosedEntry.Tab(

@@ -85,10 +85,15 @@ enum DatabaseFile {
         guard let bytes = try? handle.read(upToCount: 100), bytes.count == 100 else { return false }
         let header = Array(bytes)
         let applicationID = header[68..<72].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        let target = followingSymbolicLinks(path)
-        let walSize = (try? FileManager.default.attributesOfItem(atPath: target + "-wal")[.size] as? NSNumber)?.intValue ?? 0
         // Bytes 18 and 19: the file format versions, 2 for WAL.
-        return header[18] == 2 && header[19] == 2 && applicationID == UInt32(SchemaMigrator.applicationID) && walSize > 0
+        return header[18] == 2 && header[19] == 2 && applicationID == UInt32(SchemaMigrator.applicationID)
+            && walSize(ofStoreAt: path) > 0
+    }
+
+    /// The size of the store's `-wal` file (its symbolic links followed, as SQLite does); 0 when there is none.
+    static func walSize(ofStoreAt path: String) -> Int {
+        let target = followingSymbolicLinks(path)
+        return (try? FileManager.default.attributesOfItem(atPath: target + "-wal")[.size] as? NSNumber)?.intValue ?? 0
     }
 
     /// Creates an empty file readable and writable by its owner only (mode 0600).
@@ -231,8 +236,18 @@ extension StorageError {
             self = .corrupt(path: path, reason: reason)
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             self = .busy(path: path)
+        case .SQLITE_READONLY where FileManager.default.fileExists(atPath: path + "-journal"):
+            // SQLite takes a rollback journal beside the file for a crashed transaction
+            // of its own, and must play it back before anyone may read.
+            self = .readOnly(
+                path: path,
+                reason: "\(reason): a rollback journal \(shown(path))-journal lies beside the store, and SQLite must "
+                    + "play it back first; if no program wrote it for this file, move it away")
         case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_CANTOPEN:
             self = .readOnly(path: path, reason: reason)
+        case .SQLITE_ERROR where reason.hasPrefix("no such table") || reason.hasPrefix("no such column"):
+            // A table or column the migrations made is gone: the schema was changed by hand.
+            self = .corrupt(path: path, reason: "its schema is damaged (\(reason)); `sessionstore check` lists what differs")
         default:
             self = .sqlite(path: path, operation: operation, reason: reason)
         }

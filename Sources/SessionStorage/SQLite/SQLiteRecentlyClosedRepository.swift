@@ -68,7 +68,14 @@ public final class SQLiteRecentlyClosedRepository: RecentlyClosedRepository {
             guard let entry = try ClosedEntryRows.entry(db, id: id) else {
                 throw StorageError.unknownClosedEntry(id.uuidString)
             }
-            if entry.kind == .window, let browser = entry.browser {
+            if entry.kind == .window {
+                // The window is the browser that names the entry (whatever the entry's browser_id says).
+                guard let text = try String.fetchOne(
+                    db, sql: "SELECT id FROM browsers WHERE closed_entry_id = ?", arguments: [id.uuidString]),
+                    let browser = BrowserID(uuidString: text)
+                else {
+                    throw StoredValueDamage(reason: "the closed window entry \(id) has no window; run `sessionstore check`")
+                }
                 try db.execute(
                     sql: "UPDATE browsers SET closed_entry_id = NULL, last_active_at = ? WHERE id = ?",
                     arguments: [StoredDate(try BrowserRows.latestActivation(db)), browser.uuidString])

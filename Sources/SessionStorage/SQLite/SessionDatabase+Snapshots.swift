@@ -46,19 +46,14 @@ extension SessionDatabase {
         guard let snapshotKeeper, let pool = writer as? DatabasePool,
               let snapshot = try snapshots().first(where: { $0.name == name })
         else { throw StorageError.unknownSnapshot(name) }
+        try SessionStoreFile.checkRestorable(snapshot, configuration: configuration)
+        let sidecars = WALSidecars(ofStoreAt: snapshot.path)
         let source = try SessionStoreFile.readOnlyQueue(atPath: snapshot.path, configuration: configuration)
-        defer { try? source.close() }
+        defer {
+            try? source.close()
+            sidecars.removeIfMadeByReading()
+        }
         do {
-            try source.read { db in
-                let status = try SchemaMigrator().status(db, path: snapshot.path)
-                guard status.isCurrent else {
-                    throw StorageError.migrationsPending(path: snapshot.path, pending: status.pending)
-                }
-                let problems = try String.fetchAll(db, sql: "PRAGMA quick_check")
-                guard problems == ["ok"] else {
-                    throw StorageError.corrupt(path: snapshot.path, reason: problems.first ?? "quick_check failed")
-                }
-            }
             try snapshotKeeper.take()
             defer { lists.removeAll() }
             try pool.writeWithoutTransaction { destination in
@@ -82,6 +77,29 @@ extension SessionDatabase {
 }
 
 extension SessionStoreFile {
+    /// Refuses a snapshot that could not be restored as it is: not a session store,
+    /// another schema version, or one that `check` finds a problem in (a restored
+    /// store must pass `check`). Reads it only; leaves no file beside it.
+    ///
+    /// - Throws: ``StorageError/corrupt(path:reason:)``, ``StorageError/notASessionStore(path:reason:)``,
+    ///   ``StorageError/migrationsPending(path:pending:)`` or ``StorageError/databaseNewerThanBinary(path:applied:known:)``.
+    public static func checkRestorable(_ snapshot: StoreSnapshot, configuration: SessionDatabase.Configuration) throws {
+        if try DatabaseFile.state(atPath: snapshot.path) != .sqlite {
+            throw StorageError.notASessionStore(path: snapshot.path, reason: "it is empty")
+        }
+        let problems = try readOnly(atPath: snapshot.path, configuration: configuration, operation: "checking a snapshot") { db in
+            let status = try SchemaMigrator().status(db, path: snapshot.path)
+            guard status.isCurrent else {
+                throw StorageError.migrationsPending(path: snapshot.path, pending: status.pending)
+            }
+            return try StoreChecker(db: db).problems()
+        }
+        if let first = problems.first {
+            throw StorageError.corrupt(
+                path: snapshot.path, reason: "`check` finds \(problems.count) problem(s) in it, the first: \(first)")
+        }
+    }
+
     /// The snapshots of the store at `path`, newest first, without opening it
     /// for writing (the folder named by the configuration's ``SnapshotPolicy``).
     ///

@@ -166,6 +166,9 @@ public final class SessionDatabase: Sendable {
             try SessionStoreFile.migrate(atPath: path, configuration: configuration)
         }
         do {
+            // GRDB writes a schema change when it opens a pool on an empty WAL: one frame
+            // that leaves the file as it is does instead (a refused store keeps its bytes).
+            if DatabaseFile.walSize(ofStoreAt: path) == 0 { WALSidecars.keepForNextOpen(ofStoreAt: path) }
             let pool = try DatabasePool(path: path, configuration: configuration.grdb(readonly: false))
             // Checked again on the writer: another process may have replaced the file since.
             let status: SchemaStatus

@@ -28,14 +28,22 @@ struct WALSidecars {
     func removeIfMadeByReading() {
         guard wereAbsent, Self.suffixes.contains(where: { FileManager.default.fileExists(atPath: databasePath + $0) })
         else { return }
-        var connection: OpaquePointer?
-        defer { sqlite3_close_v2(connection) }
-        guard sqlite3_open_v2(databasePath, &connection, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK else { return }
-        _ = sqlite3_exec(connection, "SELECT count(*) FROM sqlite_master", nil, nil, nil)
+        if access(databasePath, W_OK) == 0 {
+            var connection: OpaquePointer?
+            defer { sqlite3_close_v2(connection) }
+            guard sqlite3_open_v2(databasePath, &connection, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK else { return }
+            _ = sqlite3_exec(connection, "SELECT count(*) FROM sqlite_master", nil, nil, nil)
+        } else if DatabaseFile.walSize(ofStoreAt: databasePath) == 0 {
+            // A file this process may not write (mode 0400, another owner's): no connection
+            // of ours can remove what the read made, and the files would keep their
+            // read-only mode and block the owner's next write. An empty WAL holds nothing.
+            for suffix in Self.suffixes { unlink(databasePath + suffix) }
+        }
     }
 
-    /// After the store's own connections closed: leaves a WAL of one frame (the
-    /// database header page, unchanged) that outlives the last connection.
+    /// Leaves a WAL of one frame (the database header page, unchanged) that
+    /// outlives the last connection: after the store's own connections closed,
+    /// and before a pool opens on a store whose WAL is empty or missing.
     ///
     /// GRDB makes the WAL non-empty whenever it opens a pool on an empty or missing
     /// one, with a schema change (a table created and dropped) that costs about

@@ -111,7 +111,8 @@ extension StoreChecker {
         let entries = try Row.fetchAll(db, sql: """
             SELECT id, kind,
                    (SELECT count(*) FROM tabs WHERE closed_entry_id = c.id) AS tabs,
-                   (SELECT count(*) FROM browsers WHERE closed_entry_id = c.id) AS windows
+                   (SELECT count(*) FROM browsers WHERE closed_entry_id = c.id) AS windows,
+                   c.browser_id IS NOT (SELECT id FROM browsers WHERE closed_entry_id = c.id) AS elsewhere
             FROM closed_entries AS c ORDER BY c.rowid
             """)
         for entry in entries {
@@ -127,7 +128,11 @@ extension StoreChecker {
                 messages.append("a closed group entry holds no tabs.")
             case "window":
                 if tabs > 0 { messages.append("a closed window entry holds \(tabs) tabs itself; its browser holds them.") }
-                if windows != 1 { messages.append("a closed window entry must be one browser's; \(windows) browsers name it.") }
+                if windows != 1 {
+                    messages.append("a closed window entry must be one browser's; \(windows) browsers name it.")
+                } else if try entry.decode(forColumn: "elsewhere") as Bool {
+                    messages.append("a closed window entry's browser_id is not the browser that names it.")
+                }
             default:
                 break
             }

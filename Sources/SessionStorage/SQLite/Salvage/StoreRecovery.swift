@@ -209,6 +209,7 @@ private struct RecoveryBuilder {
                     }
                 }
                 recreated = try mendReferences(db, repairs: &repairs)
+                try normalizeTimes(db, repairs: &repairs)
                 for table in Self.tables {
                     kept[table] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0
                 }
@@ -353,6 +354,10 @@ private struct RecoveryBuilder {
             UPDATE browsers SET closed_entry_id = NULL
             WHERE closed_entry_id IN (SELECT id FROM closed_entries WHERE kind <> 'window')
             """, "window(s) naming a closed tab or group entry reopened")
+        try run("""
+            UPDATE closed_entries SET browser_id = (SELECT id FROM browsers WHERE closed_entry_id = closed_entries.id)
+            WHERE kind = 'window' AND browser_id IS NOT (SELECT id FROM browsers WHERE closed_entry_id = closed_entries.id)
+            """, "closed window entries pointed back at their window")
         try run("UPDATE tabs SET group_id = NULL WHERE closed_entry_id IS NOT NULL AND group_id IS NOT NULL",
                 "closed tab(s) taken out of a group")
         try run("""
@@ -396,6 +401,45 @@ private struct RecoveryBuilder {
         }
     }
 
+    /// Rewrites every time not in the store's form (`YYYY-MM-DD HH:MM:SS.SSS`, years
+    /// 1 to 9999) in that form when it can be read as a time (another form SQLite or
+    /// ISO 8601 knows), else as the time of the recovery: the rows stay, their times readable.
+    private func normalizeTimes(_ db: Database, repairs: inout [String]) throws {
+        let now = Date()
+        var rewritten = 0
+        for table in StoredTable.all {
+            for column in table.columns {
+                guard case .time = column.kind else { continue }
+                let rows = try Row.fetchAll(db, sql: """
+                    SELECT rowid AS row_id, CAST("\(column.name)" AS TEXT) AS value FROM \(table.name)
+                    WHERE (\(column.problemSQL)) IS NOT NULL
+                    """)
+                for row in rows {
+                    let text: String? = try row.decode(forColumn: "value")
+                    let rowID: Int64 = try row.decode(forColumn: "row_id")
+                    let date = text.flatMap(Self.lenientDate).flatMap { date -> Date? in
+                        let stored = StoredTime.text(date)
+                        return stored.count == StoredTime.length && stored >= "0001" ? date : nil
+                    } ?? now
+                    try db.execute(sql: "UPDATE \(table.name) SET \"\(column.name)\" = ? WHERE rowid = ?",
+                                   arguments: [StoredDate(date), rowID])
+                    rewritten += 1
+                }
+            }
+        }
+        if rewritten > 0 { repairs.append("\(rewritten) time(s) rewritten in the store's form") }
+    }
+
+    /// A time in any form SQLite or ISO 8601 writes, or `nil`.
+    private static func lenientDate(_ text: String) -> Date? {
+        if let date = StoredTime.date(text) { return date }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
+    }
+
     /// Numbers every history's entries from its start again, keeping their order,
     /// with the current index in range.
     private func renumberHistories(_ db: Database, repairs: inout [String]) throws {
@@ -410,7 +454,9 @@ private struct RecoveryBuilder {
             """)
         for tab in gaps {
             let ids = try Int64.fetchAll(db, sql: "SELECT id FROM navigation_entries WHERE tab_id = ? ORDER BY sequence", arguments: [tab])
-            let start = try Int64.fetchOne(db, sql: "SELECT history_start FROM tabs WHERE id = ?", arguments: [tab]) ?? 0
+            // Numbered from 0 again: a start near the largest integer would overflow.
+            let start: Int64 = 0
+            try db.execute(sql: "UPDATE tabs SET history_start = 0 WHERE id = ?", arguments: [tab])
             for (position, id) in ids.enumerated() {
                 try db.execute(sql: "UPDATE navigation_entries SET sequence = ? WHERE id = ?", arguments: [-1 - Int64(position), id])
             }
