@@ -14,6 +14,10 @@ extension SessionStore {
         @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of stdout.", valueName: "file"))
         var output: String?
 
+        func validate() throws {
+            if let output { try PathArgument.validate(output, as: "--output") }
+        }
+
         func run() throws {
             let archive = try options.reading { try $0.exportArchive() }
             var data = try SessionArchive.encoder().encode(archive)
@@ -49,6 +53,10 @@ extension SessionStore {
         @Flag(help: "Swap the store's content for the document's instead of merging.")
         var replace = false
 
+        func validate() throws {
+            if file != "-" { try PathArgument.validate(file, as: "the document") }
+        }
+
         func run() throws {
             let data: Data
             if file == "-" {
@@ -58,11 +66,17 @@ extension SessionStore {
                 guard FileManager.default.fileExists(atPath: file) else {
                     throw InputFailure(message: "\(shown(file)): no such document to import.", status: ExitStatus.noInput)
                 }
-                guard let contents = FileManager.default.contents(atPath: file) else {
+                // A FIFO or a device (`<(cat doc.json)`) is read as it comes; a directory is not a document.
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue,
+                      let handle = FileHandle(forReadingAtPath: file),
+                      let contents = try? handle.readToEnd()
+                else {
                     throw InputFailure(
                         message: "\(shown(file)): the document cannot be read (a directory, or not readable).",
                         status: ExitStatus.noInput)
                 }
+                try? handle.close()
                 data = contents
             }
             let archive: SessionArchive

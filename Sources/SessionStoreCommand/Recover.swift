@@ -19,6 +19,10 @@ extension SessionStore {
         @Option(help: ArgumentHelp("The new store (default: FILE.recovered.sqlite; must not exist).", valueName: "path"))
         var output: String?
 
+        func validate() throws {
+            if let output { try PathArgument.validate(output, as: "--output") }
+        }
+
         @Flag(help: "Print the report as JSON.")
         var json = false
 

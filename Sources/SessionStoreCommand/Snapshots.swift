@@ -66,6 +66,10 @@ extension SessionStore {
         @Argument(help: ArgumentHelp("The snapshot's name, as `sessionstore snapshots` prints it.", valueName: "name"))
         var name: String
 
+        func validate() throws {
+            try PathArgument.validate(name, as: "the snapshot name")
+        }
+
         func run() throws {
             // Refuse an unknown name before opening for writing: the file stays untouched.
             try options.openReadOnly().close()

@@ -207,4 +207,44 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: directory.file("s.sqlite-wal")))
         #expect(!FileManager.default.fileExists(atPath: directory.file("s.sqlite-shm")))
     }
+
+    /// Paths other than the store's: an empty or too long one is a usage error (64);
+    /// a FIFO is a document like any other.
+    @Test func otherPaths_emptyOrTooLong_areUsageErrors_andAFIFOIsRead() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        _ = try Self.demo(in: directory)
+        let long = String(repeating: "n", count: 300)
+        for arguments in [["export", "--output", ""], ["export", "--output", long], ["import", long],
+                          ["recover", "--output", long], ["restore-snapshot", long]] {
+            let result = try runTool(arguments + ["--db", "s.sqlite"], in: directory.path)
+            #expect(result.status == 64, "\(arguments): \(result)")
+        }
+        let fifo = directory.file("fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let document = try Data(contentsOf: URL(fileURLWithPath: directory.file("e.json")))
+        Thread.detachNewThread {
+            if let handle = FileHandle(forWritingAtPath: fifo) {
+                handle.write(document)
+                try? handle.close()
+            }
+        }
+        let imported = try runTool(["import", fifo, "--db", "f.sqlite"], in: directory.path, timeout: 30)
+        #expect(imported.status == 0, "\(imported)")
+    }
+
+    /// A write that meets rows breaking the schema's rules (a negative revision set by
+    /// hand) is reported as damage to check (65), not as an internal error (70).
+    @Test func writeOnRowsBreakingTheSchema_isDamage() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        _ = try Self.demo(in: directory)
+        try DatabaseQueue(path: directory.file("s.sqlite")).writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA ignore_check_constraints = ON; UPDATE browsers SET revision = -5")
+        }
+        let closed = try runTool(["closed", "--json", "--db", "s.sqlite"], in: directory.path)
+        let entry = try #require(closed.stdout.split(separator: "\"").drop { $0 != "id" }.dropFirst(2).first)
+        let result = try runTool(["restore", String(entry), "--db", "s.sqlite"], in: directory.path)
+        #expect(result.status == 65 && result.stderrLines.count == 1 && result.stderr.contains("check"), "\(result)")
+    }
 }

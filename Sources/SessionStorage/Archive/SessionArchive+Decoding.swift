@@ -151,6 +151,14 @@ extension SessionArchive {
         return nil
     }
 
+    /// Where the first UTF-16 surrogate escape (`\\ud800` to `\\udfff`) is, as a lone one, if there is one.
+    private static func loneSurrogate(in data: Data) -> StorageError? {
+        let text = String(decoding: data, as: UTF8.self)
+        guard let range = text.range(of: #"\\u[dD][89a-fA-F][0-9a-fA-F]{2}"#, options: .regularExpression) else { return nil }
+        let offset = text.utf8.distance(from: text.utf8.startIndex, to: range.lowerBound)
+        return .invalidArchive(location: place(offset, in: data), reason: "a UTF-16 surrogate escape without its other half")
+    }
+
     /// Where and why the bytes are not JSON. Foundation's decoder does not say
     /// where on Linux; its JSONSerialization gives a byte offset, turned here
     /// into a line and column.
@@ -160,14 +168,7 @@ extension SessionArchive {
             return nil
         } catch {
             let message = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
-            if message.contains("surrogate"),
-               let range = String(decoding: data, as: UTF8.self).range(of: #"\\u[dD][89abAB][0-9a-fA-F]{2}"#, options: .regularExpression)
-            {
-                let text = String(decoding: data, as: UTF8.self)
-                let offset = text.utf8.distance(from: text.utf8.startIndex, to: range.lowerBound)
-                return .invalidArchive(
-                    location: place(offset, in: data), reason: "a UTF-16 surrogate escape without its other half")
-            }
+            if message.contains("surrogate"), let error = loneSurrogate(in: data) { return error }
             if message.contains("not representable"),
                let literal = message.components(separatedBy: "Number ").last?.components(separatedBy: " is not").first,
                let range = data.range(of: Data(literal.utf8))
@@ -185,7 +186,10 @@ extension SessionArchive {
                     if offset != nil { break }
                 }
             }
-            guard let offset else { return .invalidArchive(location: "the document", reason: "not valid JSON") }
+            guard let offset else {
+                // Foundation says neither where nor why for some escapes (a lone `\\udc00`): look for one.
+                return loneSurrogate(in: data) ?? .invalidArchive(location: "the document", reason: "not valid JSON")
+            }
             let prefix = data.prefix(offset)
             let line = prefix.filter { $0 == UInt8(ascii: "\n") }.count + 1
             let lineStart = prefix.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0

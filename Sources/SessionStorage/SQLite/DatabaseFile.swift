@@ -245,6 +245,11 @@ extension StorageError {
                     + "play it back first; if no program wrote it for this file, move it away")
         case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_CANTOPEN:
             self = .readOnly(path: path, reason: reason)
+        case .SQLITE_CONSTRAINT:
+            // Every write is checked against the model's rules first: a constraint fails
+            // only on rows that already broke one (a store edited by hand).
+            self = .corrupt(
+                path: path, reason: "a write met rows that break the schema's rules (\(reason)); `sessionstore check` says where")
         case .SQLITE_ERROR where reason.hasPrefix("no such table") || reason.hasPrefix("no such column"):
             // A table or column the migrations made is gone: the schema was changed by hand.
             self = .corrupt(path: path, reason: "its schema is damaged (\(reason)); `sessionstore check` lists what differs")
