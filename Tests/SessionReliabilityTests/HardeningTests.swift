@@ -165,6 +165,38 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: directory.file("n.sqlite")))
     }
 
+    /// Item 5: `ls --all` beside a looping `import --replace` reads one state each
+    /// time: never "No browser" for a browser the replace removed mid-read.
+    @Test func item5_lsBesideALoopingReplace_alwaysReadsOneState() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        _ = try Self.exportedDemo(in: directory)
+        #expect(try runTool(["demo", "--db", "other.sqlite", "--seed", "9", "--browsers", "3", "--tabs", "5"], in: directory.path).status == 0)
+        #expect(try runTool(["export", "--db", "other.sqlite", "--output", "o.json"], in: directory.path).status == 0)
+        let stop = Protected(false)
+        let failures = Protected<[String]>([])
+        let replacer = Thread {
+            var step = 0
+            while !stop.withLock({ $0 }) {
+                let document = step % 2 == 0 ? "o.json" : "e.json"
+                if let result = try? runTool(["import", document, "--replace", "--db", "s.sqlite"], in: directory.path),
+                   result.status != 0 {
+                    failures.withLock { $0.append("import: \(result)") }
+                }
+                step += 1
+            }
+        }
+        replacer.start()
+        // The run that found it failed 26 of 1,280 reads (2%): 150 reads would see about 3.
+        for _ in 0..<150 {
+            let result = try runTool(["ls", "--all", "--db", "s.sqlite"], in: directory.path)
+            if result.status != 0 { failures.withLock { $0.append("ls: \(result)") } }
+        }
+        stop.withLock { $0 = true }
+        while !replacer.isFinished { usleep(10_000) }
+        #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
+    }
+
     /// Item 6: a full stdout is a failure with one line (74), never a trap or a silent exit 0.
     @Test(arguments: [["export"], ["ls"], ["status"], ["check"], ["closed", "--json"]])
     func item6_fullStandardOutput_failsWithOneLine(arguments: [String]) throws {
