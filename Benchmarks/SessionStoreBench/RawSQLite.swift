@@ -35,6 +35,8 @@ final class RawConnection {
         try execute("PRAGMA synchronous = \(synchronous)")
         try execute("PRAGMA foreign_keys = ON")
         try execute("PRAGMA secure_delete = ON")
+        // The store's writer cache (SessionDatabase.Configuration.writerCacheKiB), so the comparison stays like for like.
+        try execute("PRAGMA cache_size = -32768")
     }
 
     deinit { sqlite3_close_v2(handle) }

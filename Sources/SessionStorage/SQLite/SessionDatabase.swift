@@ -75,6 +75,8 @@ public final class SessionDatabase: Sendable {
         public var maximumClosedEntries = 25
         /// How long a recently closed entry is kept, in seconds (Firefox: 14 days).
         public var closedEntryLifetime: TimeInterval = 14 * 24 * 60 * 60
+        /// The most memory the writing connection's page cache takes, in KiB.
+        static let writerCacheKiB = 32 * 1024
         /// When the store snapshots itself (see ``SnapshotPolicy``); `nil` turns snapshots off.
         public var snapshots: SnapshotPolicy? = SnapshotPolicy()
 
@@ -344,6 +346,10 @@ extension SessionDatabase.Configuration {
                 // A checkpoint that resets the WAL also truncates it to this size:
                 // without it the WAL keeps its largest size for good.
                 try db.execute(sql: "PRAGMA journal_size_limit = \(SessionDatabase.Configuration.walSizeLimit)")
+                // The writer's page cache: SQLite's default of 2 MiB holds the upper b-tree levels
+                // of a small store only; at 100,000 tabs every write then reads its index pages
+                // back from the file. At most this much memory, used only as the file is touched.
+                try db.execute(sql: "PRAGMA cache_size = -\(SessionDatabase.Configuration.writerCacheKiB)")
                 #if canImport(Darwin)
                 if synchronous == .full {
                     // On Apple platforms fsync does not reach the disk's platter or flash:
