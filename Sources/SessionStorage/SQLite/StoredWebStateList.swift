@@ -1,3 +1,4 @@
+import Foundation
 import SessionModel
 
 /// A browser's tab list as stored: the model value, each tab's `sort_key`,
@@ -10,4 +11,27 @@ struct StoredWebStateList: Sendable {
     var revision: Int64
     var list: WebStateList
     var keys: [WebStateID: Int64]
+    /// What each tab's row holds, as last read or written at ``revision``, so a write
+    /// sets only the columns that changed and reads nothing back. A tab without an
+    /// image (a list repaired on read) is written whole and its opener read first.
+    var rows: [WebStateID: TabRowImage] = [:]
+}
+
+/// The columns of a `tabs` row (and its `tab_openers` row) that a list write sets or compares.
+struct TabRowImage: Sendable, Equatable {
+    var isPinned: Bool
+    var groupID: TabGroupID?
+    var lastActiveAt: Date
+    var opener: WebStateOpener?
+    var navigationIndex: Int?
+
+    /// The image of the tab at `index` of `list`.
+    init(_ list: WebStateList, at index: Int) {
+        let webState = list.webStates[index]
+        isPinned = list.isPinned(at: index)
+        groupID = list.groupID(at: index)
+        lastActiveAt = webState.lastActiveAt
+        opener = webState.opener
+        navigationIndex = webState.navigationIndex
+    }
 }

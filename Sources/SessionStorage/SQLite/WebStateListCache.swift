@@ -98,6 +98,7 @@ final class WebStateListCache: Sendable {
                       let index = stored.list.index(of: tab)
                 else { return }
                 _ = try? stored.list.setNavigationIndex(navigationIndex, forTabAt: index)
+                stored.rows[tab]?.navigationIndex = navigationIndex
                 stored.revision = newRevision
                 entries[browser] = stored
             }

@@ -34,7 +34,7 @@ enum WebStateListEdit {
         }
         if ownsNewTabs { try refuseStoredTabs(db, change: change) }
         try stamp(&list, change: change)
-        if ownsNewTabs { try keepHistoryIndexes(db, &list, change: change) }
+        if ownsNewTabs { try keepHistoryIndexes(db, &list, change: change, rows: stored.rows) }
         change.formUnion(list.takeRecordedChanges())
         return (result, list, change)
     }
@@ -70,12 +70,13 @@ enum WebStateListEdit {
     /// Puts back the history index of each tab the change touched, as the
     /// history repository stored it (`nil` for a new tab): the list does not own it.
     private static func keepHistoryIndexes(
-        _ db: Database, _ list: inout WebStateList, change: WebStateListChange
+        _ db: Database, _ list: inout WebStateList, change: WebStateListChange, rows: [WebStateID: TabRowImage]
     ) throws {
         for (id, index) in WebStateListRows.positions(of: change.inserted.union(change.updated), in: list) {
+            // The stored index: from the row image when the list has one (it follows history writes).
             let stored = change.inserted.contains(id)
                 ? nil
-                : try Int.fetchOne(
+                : try rows[id].map(\.navigationIndex) ?? Int.fetchOne(
                     db.cachedStatement(sql: "SELECT current_entry_index FROM tabs WHERE id = ?"), arguments: [id.uuidString])
             if list.webStates[index].navigationIndex != stored {
                 _ = try list.setNavigationIndex(stored, forTabAt: index)

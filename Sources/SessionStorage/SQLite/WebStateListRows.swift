@@ -79,7 +79,10 @@ enum WebStateListRows {
             let list = try WebStateList(
                 webStates: webStates, pinnedCount: pinnedCount, groupIDs: groupIDs, groups: groups,
                 activeIndex: activeIndex)
-            return StoredWebStateList(revision: revision, list: list, keys: keys)
+            var rows: [WebStateID: TabRowImage] = [:]
+            rows.reserveCapacity(list.count)
+            for index in list.webStates.indices { rows[list.webStates[index].id] = TabRowImage(list, at: index) }
+            return StoredWebStateList(revision: revision, list: list, keys: keys, rows: rows)
         } catch {
             throw StoredValueDamage(reason: "the tab list of browser \(browser) breaks its rules: \(error)")
         }
@@ -149,6 +152,7 @@ enum WebStateListRows {
         // caller already moved the rows out (to recently closed, or to another browser).
         for removed in change.removed {
             stored.keys[removed.webState.id] = nil
+            stored.rows[removed.webState.id] = nil
             try db.cachedStatement(sql: "DELETE FROM tabs WHERE id = ? AND browser_id = ?")
                 .execute(arguments: [removed.webState.id.uuidString, browser.uuidString])
         }
@@ -206,13 +210,22 @@ enum WebStateListRows {
         let updatedPositions = Self.positions(of: change.updated, in: list)
         for (id, index) in updatedPositions {
             let webState = list.webStates[index]
-            // The key too, in the same statement: one write per updated row.
-            try db.cachedStatement(sql: """
-                UPDATE tabs SET sort_key = ?, is_pinned = ?, group_id = ?, last_active_at = ? WHERE id = ?
-                """).execute(arguments: [
-                    stored.keys[id], list.isPinned(at: index), list.groupID(at: index)?.uuidString,
-                    StoredDate(webState.lastActiveAt), id.uuidString])
-            let previous = try Row.fetchOne(
+            let image = TabRowImage(list, at: index)
+            let before = stored.rows[id]
+            // Only the columns that changed (the key too, when it moved): an index on a
+            // column left alone is not written.
+            var columns: [(String, (any DatabaseValueConvertible)?)] = []
+            if before == nil || newKeys[id] != nil { columns.append(("sort_key", stored.keys[id])) }
+            if before?.isPinned != image.isPinned { columns.append(("is_pinned", image.isPinned)) }
+            if before == nil || before?.groupID != image.groupID { columns.append(("group_id", image.groupID?.uuidString)) }
+            if before?.lastActiveAt != image.lastActiveAt { columns.append(("last_active_at", StoredDate(webState.lastActiveAt))) }
+            if !columns.isEmpty {
+                let assignments = columns.map { "\($0.0) = ?" }.joined(separator: ", ")
+                try db.cachedStatement(sql: "UPDATE tabs SET \(assignments) WHERE id = ?")
+                    .execute(arguments: StatementArguments(columns.map(\.1) + [id.uuidString]))
+            }
+            stored.rows[id] = image
+            let previous = try before.map(\.opener) ?? Row.fetchOne(
                 db.cachedStatement(sql: "SELECT opener_tab_id, opener_navigation_index FROM tab_openers WHERE tab_id = ?"),
                 arguments: [id.uuidString]
             ).map { row in
@@ -241,6 +254,10 @@ enum WebStateListRows {
                     id.uuidString, browser.uuidString, stored.keys[id], list.isPinned(at: index),
                     list.groupID(at: index)?.uuidString, StoredDate(webState.createdAt), StoredDate(webState.lastActiveAt)])
             openersToWrite.append(webState)
+            // A tab taking over its existing row (restored, moved in) keeps its history index there.
+            var image = TabRowImage(list, at: index)
+            image.navigationIndex = webState.navigationIndex
+            stored.rows[id] = image
         }
         // Openers once every inserted row exists: a new tab may be opened by another new one.
         for webState in openersToWrite {
