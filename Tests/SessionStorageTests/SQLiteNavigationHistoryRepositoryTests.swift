@@ -174,4 +174,31 @@ import Testing
         #expect(recorder.wait { $0.last == "a* b" })
         #expect(Set(recorder.recorded).count == recorder.recorded.count)
     }
+
+    /// A navigation commit starts from the cached history only while it is what the
+    /// file holds: another connection's edit, an import and cleared data all count.
+    @Test func commit_afterAnEditElsewhere_startsFromTheFile() throws {
+        let store = try TemporaryStore.onDisk()
+        let path = try #require(store.path)
+        let (_, names) = try store.seed("| a*")
+        let tab = names.webStateID("a")
+        try store.histories.commit(Self.item("one"), in: tab)
+        try store.histories.commit(Self.item("two"), in: tab)
+        // Another connection renames the first entry: same index, same start, same count.
+        try PlainSQLite.execute("UPDATE navigation_entries SET title = 'EDITED' WHERE sequence = 0", atPath: path)
+        let seen = try store.histories.update(tab) { history -> String in
+            try history.commit(Self.item("three"))
+            return history.items[0].title
+        }
+        #expect(seen == "EDITED")
+        #expect(try store.histories.history(of: tab).items.map(\.title) == ["EDITED", "TWO", "THREE"])
+
+        // An import that replaces the content with the same tab, at another history.
+        let archive = try store.database.exportArchive()
+        try store.histories.commit(Self.item("four"), in: tab)
+        try store.database.importArchive(archive, replacing: true)
+        try store.histories.commit(Self.item("five"), in: tab)
+        #expect(try store.histories.history(of: tab).items.map(\.title) == ["EDITED", "TWO", "THREE", "FIVE"])
+        #expect(try SessionStoreFile.check(atPath: path) == [])
+    }
 }

@@ -71,9 +71,16 @@ enum NavigationHistoryRows {
     /// - Returns: The browser's new revision when the current index moved, else `nil`.
     @discardableResult
     static func write(_ db: Database, from stored: Stored, to history: NavigationHistory) throws -> Int64? {
+        try writing(db, from: stored, to: history).revision
+    }
+
+    /// ``write(_:from:to:)``, also returning the history as now stored (its rows' ids and start).
+    static func writing(
+        _ db: Database, from stored: Stored, to history: NavigationHistory
+    ) throws -> (revision: Int64?, stored: Stored) {
         let old = stored.history.items
         let new = history.items
-        if old == new && stored.history.currentIndex == history.currentIndex { return nil }
+        if old == new && stored.history.currentIndex == history.currentIndex { return (nil, stored) }
 
         let dropped = bestAlignment(old: old, new: new)
         let overlap = min(old.count - dropped, new.count)
@@ -94,12 +101,14 @@ enum NavigationHistoryRows {
                 try writePageState(db, entry: rowID, data: new[offset].pageState, replacing: true)
             }
         }
+        var rowIDs = Array(stored.rowIDs[dropped..<(dropped + overlap)])
         for offset in overlap..<new.count {
             try db.cachedStatement(sql: """
                 INSERT INTO navigation_entries (tab_id, sequence, url, virtual_url, title, referrer_url,
                     referrer_policy, transition_type, timestamp, http_status, is_post, favicon_url, user_agent_type)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [stored.tab.uuidString, start + Int64(offset)] + fields(of: new[offset]))
+            rowIDs.append(db.lastInsertedRowID)
             if let data = new[offset].pageState {
                 try writePageState(db, entry: db.lastInsertedRowID, data: data, replacing: false)
             }
@@ -108,10 +117,12 @@ enum NavigationHistoryRows {
             try db.cachedStatement(sql: "UPDATE tabs SET history_start = ?, current_entry_index = ? WHERE id = ?")
                 .execute(arguments: [start, history.currentIndex, stored.tab.uuidString])
         }
-        guard history.currentIndex != stored.history.currentIndex, let browser = stored.browser else { return nil }
-        return try Int64.fetchOne(
+        let written = Stored(tab: stored.tab, browser: stored.browser, history: history, start: start, rowIDs: rowIDs)
+        guard history.currentIndex != stored.history.currentIndex, let browser = stored.browser else { return (nil, written) }
+        let revision = try Int64.fetchOne(
             db.cachedStatement(sql: "UPDATE browsers SET revision = revision + 1 WHERE id = ? RETURNING revision"),
             arguments: [browser.uuidString])
+        return (revision, written)
     }
 
     /// How many of the oldest stored entries to drop so that the fewest rows are written.

@@ -76,7 +76,7 @@ public final class SQLiteNavigationHistoryRepository: NavigationHistoryRepositor
     private func apply<T>(
         _ db: Database, tab: WebStateID, maximum: Int, _ body: (inout NavigationHistory) throws -> T
     ) throws -> T {
-        let stored = try NavigationHistoryRows.load(db, tab: tab)
+        let stored = try database.histories.stored(db, tab: tab)
         var history = stored.history
         let result = try body(&history)
         // TabListRules.md, Navigation history: keep at most `maximum`, trimming the farthest from the current one.
@@ -114,7 +114,10 @@ public final class SQLiteNavigationHistoryRepository: NavigationHistoryRepositor
     }
 
     private func clearing(_ filter: BrowsingDataFilter) -> @Sendable (Database) throws -> Int {
-        { db in
+        let histories = database.histories
+        return { db in
+            // Entries go by the filter, not by history writes alone: cached histories are forgotten.
+            histories.removeAll()
             let candidates: [String]
             switch filter {
             case .url(let url):
@@ -145,9 +148,12 @@ public final class SQLiteNavigationHistoryRepository: NavigationHistoryRepositor
         }
     }
 
-    /// Writes a history and keeps the shared list cache in step with the tab's new index.
+    /// Writes a history and keeps the shared caches in step: the history as now
+    /// stored, and the tab's new index in its browser's list.
     private func write(_ db: Database, from stored: NavigationHistoryRows.Stored, to history: NavigationHistory) throws {
-        if let revision = try NavigationHistoryRows.write(db, from: stored, to: history), let browser = stored.browser {
+        let (revision, written) = try NavigationHistoryRows.writing(db, from: stored, to: history)
+        database.histories.wrote(written)
+        if let revision, let browser = stored.browser {
             database.lists.historyIndexChanged(
                 browser: browser, tab: stored.tab, navigationIndex: history.currentIndex, newRevision: revision)
         }

@@ -130,9 +130,11 @@ extension SessionDatabase {
             }
         } catch {
             lists.transactionEnded(committed: false)
+            histories.transactionEnded(committed: false)
             throw error
         }
         lists.transactionEnded(committed: true)
+        histories.transactionEnded(committed: true)
         return result!
     }
 
@@ -227,6 +229,7 @@ extension SessionDatabase {
     public func importArchive(_ archive: SessionArchive, replacing: Bool = false) throws {
         let validated = try archive.validated(configuration: configuration)
         try mutate { db in
+            histories.removeAll()
             try ArchiveRows.importArchive(db, archive, validated: validated, replacing: replacing)
         }
     }
@@ -238,7 +241,8 @@ extension SessionDatabase {
     ///   ``StorageError``, or `CancellationError` if the task was cancelled before the write started.
     public func importArchive(_ archive: SessionArchive, replacing: Bool = false) async throws {
         let validated = try archive.validated(configuration: configuration)
-        try await mutate { db in
+        try await mutate { [histories] db in
+            histories.removeAll()
             try ArchiveRows.importArchive(db, archive, validated: validated, replacing: replacing)
         }
     }

@@ -55,7 +55,10 @@ extension SessionDatabase {
         }
         do {
             try snapshotKeeper.take()
-            defer { lists.removeAll() }
+            defer {
+                lists.removeAll()
+                histories.removeAll()
+            }
             try pool.writeWithoutTransaction { destination in
                 try source.inDatabase { snapshotDB in try snapshotDB.backup(to: destination) }
                 // Revisions the restored lists never had: a cache anywhere that holds a

@@ -97,6 +97,8 @@ public final class SessionDatabase: Sendable {
     let repairLog = RepairLog()
     /// The browsers' tab lists as last read or written, shared by this store's repositories.
     let lists: WebStateListCache
+    /// The histories last read or written by this store's writer.
+    let histories = NavigationHistoryCache()
     /// The file's device and inode when it was opened, to notice it being deleted or replaced.
     let fileIdentity: FileIdentity?
     /// Whether ``close()`` has been called.

@@ -1,0 +1,78 @@
+internal import GRDB
+import SessionModel
+
+/// The histories this store's writer last read or wrote, so a navigation commit
+/// does not read a tab's whole history back before appending one entry.
+///
+/// An entry is trusted only while no other connection has committed since it was
+/// cached (`PRAGMA data_version` on the writer is unchanged) and the tab's row still
+/// says what it said (its browser, `history_start` and current index). This store's
+/// own writes that change entries another way (an import, a restored snapshot,
+/// cleared browsing data) empty the cache; removing a tab removes its row, which
+/// every read checks first. At most ``capacity`` tabs are kept.
+final class NavigationHistoryCache: Sendable {
+    static let capacity = 128
+
+    private struct State {
+        var dataVersion: Int64?
+        var entries: [WebStateID: NavigationHistoryRows.Stored] = [:]
+        var order: [WebStateID] = []
+    }
+
+    private let state = Protected(State())
+    /// What the current write transaction puts in the cache when it commits.
+    private let pending = Protected<[NavigationHistoryRows.Stored]>([])
+
+    /// The tab's stored history: the cached one if it is still what the file holds, else read.
+    func stored(_ db: Database, tab: WebStateID) throws -> NavigationHistoryRows.Stored {
+        let version = try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA data_version"))
+        let cached = state.withLock { state -> NavigationHistoryRows.Stored? in
+            if state.dataVersion != version {
+                state = State(dataVersion: version)
+                return nil
+            }
+            return state.entries[tab]
+        }
+        if let cached {
+            guard let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT browser_id, current_entry_index, history_start FROM tabs WHERE id = ?"),
+                arguments: [tab.uuidString])
+            else { throw StorageError.unknownTab(tab.uuidString) }
+            let browser: String? = try row.decode(forColumn: "browser_id")
+            if browser == cached.browser?.uuidString,
+               try row.decode(forColumn: "history_start") == cached.start,
+               try row.decode(forColumn: "current_entry_index") == cached.history.currentIndex
+            {
+                return cached
+            }
+        }
+        return try NavigationHistoryRows.load(db, tab: tab)
+    }
+
+    /// Caches `stored` once the current transaction commits.
+    func wrote(_ stored: NavigationHistoryRows.Stored) {
+        pending.withLock { $0.append(stored) }
+    }
+
+    /// Runs what the transaction that just ended left to do (see ``WebStateListCache``).
+    func transactionEnded(committed: Bool) {
+        let written = pending.withLock { written in
+            defer { written.removeAll() }
+            return written
+        }
+        guard committed, !written.isEmpty else { return }
+        state.withLock { state in
+            for stored in written {
+                if state.entries.updateValue(stored, forKey: stored.tab) == nil { state.order.append(stored.tab) }
+            }
+            while state.order.count > Self.capacity {
+                state.entries[state.order.removeFirst()] = nil
+            }
+        }
+    }
+
+    /// Forgets every history: entries were changed other than by a history write.
+    func removeAll() {
+        state.withLock { $0 = State() }
+    }
+}
