@@ -66,7 +66,7 @@ public struct SessionStore: ParsableCommand {
     /// An argument that is not UTF-8 (a path made of other bytes) is refused: Swift
     /// would replace its bytes with U+FFFD and the command would act on another file.
     public static func main() {
-        for index in 1..<Int(CommandLine.argc) {
+        for index in 1..<max(1, Int(CommandLine.argc)) {
             guard let raw = CommandLine.unsafeArgv[index], String(validatingCString: raw) == nil else { continue }
             ExitStatus.fail(
                 message: "argument \(index) is not UTF-8 text; this tool takes paths and values in UTF-8 only.",

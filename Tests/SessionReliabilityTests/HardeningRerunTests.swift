@@ -159,6 +159,34 @@ import Testing
         #expect(try runTool(["check", "--db", "r.sqlite"], in: directory.path).status == 0, "\(damage)")
     }
 
+    /// A window naming a closed tab entry whose tab is lost comes back open with its
+    /// tabs: recovery never drops a window for the entry it names.
+    @Test func recover_keepsAWindowNamingALostTabEntry() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        _ = try Self.demo(in: directory, tabs: 6)
+        let (browser, tabs) = try DatabaseQueue(path: directory.file("s.sqlite")).writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            let browser = try String.fetchOne(db, sql: "SELECT id FROM browsers ORDER BY rowid LIMIT 1") ?? ""
+            let tabs = try Int.fetchOne(db, sql: "SELECT count(*) FROM tabs WHERE browser_id = ?", arguments: [browser]) ?? 0
+            try db.execute(sql: """
+                UPDATE browsers SET closed_entry_id = (SELECT id FROM closed_entries WHERE kind = 'tab' LIMIT 1) WHERE id = ?;
+                DELETE FROM tabs WHERE closed_entry_id IS NOT NULL;
+                """, arguments: [browser])
+            return (browser, tabs)
+        }
+        #expect(tabs > 0)
+        let recovered = try runTool(["recover", "--db", "s.sqlite", "--output", "r.sqlite"], in: directory.path)
+        #expect(recovered.status == 0, "\(recovered)")
+        let kept = try DatabaseQueue(path: directory.file("r.sqlite")).read { db in
+            try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM tabs JOIN browsers ON browsers.id = tabs.browser_id
+                WHERE browsers.id = ? AND browsers.closed_entry_id IS NULL
+                """, arguments: [browser])
+        }
+        #expect(kept == tabs)
+    }
+
     /// Exit statuses and messages: `watch` on a closed window prints `closed` (0); a
     /// change the tab-list rules refuse is 65 in one line; a table renamed by hand is
     /// damage (65), not an internal error; control characters of a document are escaped.

@@ -256,6 +256,25 @@ import Testing
         #expect(try changes { try store.tabs.setPinned(true, in: browser, at: 5) } == 2)
     }
 
+    /// A tab opened on its page keeps its history index through later list writes:
+    /// pinning it, then opening a child from it, records the opener at index 0.
+    @Test func insertNavigatingTo_thenPin_keepsTheHistoryIndexForChildren() throws {
+        let store = try TemporaryStore.onDisk()
+        let (browser, _) = try store.seed("| a*")
+        let tab = WebState()
+        try store.tabs.insert(tab, in: browser, params: .automatic(), navigatingTo: NavigationItem(url: "https://a.example/"))
+        let index = try #require(try store.tabs.webStateList(in: browser).index(of: tab.id))
+        try store.tabs.setPinned(true, in: browser, at: index)
+        let pinned = try #require(try store.tabs.webStateList(in: browser).index(of: tab.id))
+        #expect(try store.tabs.webStateList(in: browser).webStates[pinned].navigationIndex == 0)
+        let child = WebState()
+        try store.tabs.insert(child, in: browser, params: .automatic().withOpener(tab.id))
+        #expect(try PlainSQLite.strings(
+            "SELECT opener_navigation_index FROM tab_openers WHERE tab_id = '\(child.id.uuidString)'", atPath: store.path!)
+            == ["0"])
+        #expect(try SessionStoreFile.check(atPath: store.path!) == [])
+    }
+
     @Test func insertNavigatingTo_opensTheTabOnItsPage_inOneTransaction() throws {
         let store = try TemporaryStore.onDisk()
         let (browser, names) = try store.seed("| a*")

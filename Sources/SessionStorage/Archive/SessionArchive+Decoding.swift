@@ -154,7 +154,10 @@ extension SessionArchive {
     /// Where the first UTF-16 surrogate escape (`\\ud800` to `\\udfff`) is, as a lone one, if there is one.
     private static func loneSurrogate(in data: Data) -> StorageError? {
         let text = String(decoding: data, as: UTF8.self)
-        guard let range = text.range(of: #"\\u[dD][89a-fA-F][0-9a-fA-F]{2}"#, options: .regularExpression) else { return nil }
+        // A high half not followed by a low one, or a low half not preceded by a high one.
+        let lone = #"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"#
+            + #"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"#
+        guard let range = text.range(of: lone, options: .regularExpression) else { return nil }
         let offset = text.utf8.distance(from: text.utf8.startIndex, to: range.lowerBound)
         return .invalidArchive(location: place(offset, in: data), reason: "a UTF-16 surrogate escape without its other half")
     }

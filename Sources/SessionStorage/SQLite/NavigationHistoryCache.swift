@@ -71,6 +71,13 @@ final class NavigationHistoryCache: Sendable {
         }
     }
 
+    /// Forgets the tab's history.
+    func forget(_ tab: WebStateID) {
+        state.withLock { state in
+            if state.entries.removeValue(forKey: tab) != nil { state.order.removeAll { $0 == tab } }
+        }
+    }
+
     /// Forgets every history: entries were changed other than by a history write.
     func removeAll() {
         state.withLock { $0 = State() }

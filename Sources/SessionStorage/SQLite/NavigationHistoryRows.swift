@@ -84,10 +84,15 @@ enum NavigationHistoryRows {
 
         let dropped = bestAlignment(old: old, new: new)
         let overlap = min(old.count - dropped, new.count)
+        // A start near the largest integer (set by hand) would trap below: damage, not a crash.
+        guard !stored.start.addingReportingOverflow(Int64(dropped) + Int64(new.count)).overflow else {
+            throw StoredValueDamage(reason: "the history of tab \(stored.tab) starts at \(stored.start), too close to the largest integer")
+        }
         let start = stored.start + Int64(dropped)
         let deleted = Array(stored.rowIDs[0..<dropped]) + Array(stored.rowIDs[(dropped + overlap)...])
         for id in deleted {
-            try db.cachedStatement(sql: "DELETE FROM navigation_entries WHERE id = ?").execute(arguments: [id])
+            try db.cachedStatement(sql: "DELETE FROM navigation_entries WHERE id = ? AND tab_id = ?")
+                .execute(arguments: [id, stored.tab.uuidString])
         }
         for offset in 0..<overlap where old[dropped + offset] != new[offset] {
             let rowID = stored.rowIDs[dropped + offset]
@@ -95,8 +100,8 @@ enum NavigationHistoryRows {
                 UPDATE navigation_entries SET url = ?, virtual_url = ?, title = ?, referrer_url = ?,
                     referrer_policy = ?, transition_type = ?, timestamp = ?, http_status = ?, is_post = ?,
                     favicon_url = ?, user_agent_type = ?
-                WHERE id = ?
-                """).execute(arguments: fields(of: new[offset]) + [rowID])
+                WHERE id = ? AND tab_id = ?
+                """).execute(arguments: fields(of: new[offset]) + [rowID, stored.tab.uuidString])
             if old[dropped + offset].pageState != new[offset].pageState {
                 try writePageState(db, entry: rowID, data: new[offset].pageState, replacing: true)
             }

@@ -88,11 +88,14 @@ public final class SQLiteWebStateListRepository: WebStateListRepository {
             var (index, written) = try self.apply(db, browser: browser) { try $0.insert(webState, params: params).index }
             let empty = NavigationHistoryRows.Stored(
                 tab: webState.id, browser: browser, history: NavigationHistory(), start: 0, rowIDs: [])
+            // An identifier used before (a tab forgotten, then inserted again) must not find its old history cached.
+            self.database.histories.forget(webState.id)
             if let revision = try NavigationHistoryRows.write(db, from: empty, to: firstPage) {
                 // That write set the tab's history index and grew the browser's revision: follow it.
                 if let position = written.list.index(of: webState.id) {
                     _ = try written.list.setNavigationIndex(firstPage.currentIndex, forTabAt: position)
                 }
+                written.rows[webState.id]?.navigationIndex = firstPage.currentIndex
                 written.revision = revision
             }
             self.cache.remember(written, for: browser)

@@ -265,7 +265,10 @@ public final class SessionDatabase: Sendable {
         } catch {
             throw StorageError(error, path: displayPath, operation: "closing")
         }
-        if let path { WALSidecars.keepForNextOpen(ofStoreAt: path) }
+        // Only on the file this store opened: a file moved in since is not this store's to write.
+        if let path, let opened = fileIdentity, FileIdentity(path: path) == opened {
+            WALSidecars.keepForNextOpen(ofStoreAt: path)
+        }
     }
 
     /// Whether ``close()`` has been called.

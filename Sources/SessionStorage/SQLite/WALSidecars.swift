@@ -33,10 +33,11 @@ struct WALSidecars {
             defer { sqlite3_close_v2(connection) }
             guard sqlite3_open_v2(databasePath, &connection, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK else { return }
             _ = sqlite3_exec(connection, "SELECT count(*) FROM sqlite_master", nil, nil, nil)
-        } else if DatabaseFile.walSize(ofStoreAt: databasePath) == 0 {
+        } else if DatabaseFile.walSize(ofStoreAt: databasePath) == 0, !Self.isInUse(shmAt: databasePath + "-shm") {
             // A file this process may not write (mode 0400, another owner's): no connection
             // of ours can remove what the read made, and the files would keep their
-            // read-only mode and block the owner's next write. An empty WAL holds nothing.
+            // read-only mode and block the owner's next write. An empty WAL that no other
+            // process has open holds nothing.
             for suffix in Self.suffixes { unlink(databasePath + suffix) }
         }
     }
@@ -48,26 +49,52 @@ struct WALSidecars {
     /// GRDB makes the WAL non-empty whenever it opens a pool on an empty or missing
     /// one, with a schema change (a table created and dropped) that costs about
     /// 0.6 ms and makes every connection read the schema again. The frame left here
-    /// costs one page write at close, and the next open writes nothing. When
-    /// another connection still has the store open, nothing is done: the WAL stays
-    /// as that connection leaves it.
+    /// costs one page write, and the next open writes nothing. The write is one
+    /// transaction that sets `user_version` to the value it reads, and only on a
+    /// session store (its application id); when another connection has the store
+    /// open, the frame simply joins its WAL. Best effort: any failure leaves things
+    /// as they were, for GRDB to do as it does.
     static func keepForNextOpen(ofStoreAt path: String) {
         let databasePath = DatabaseFile.followingSymbolicLinks(path)
         var connection: OpaquePointer?
         defer { sqlite3_close_v2(connection) }
         guard sqlite3_open_v2(databasePath, &connection, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK else { return }
-        // Only as the file's last connection: another one holds a shared lock on the WAL index.
+        // Kept after the last connection closes; journal_size_limit -1 keeps its frame rather than truncating it.
         var persist: Int32 = 1
-        guard sqlite3_file_control(connection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist) == SQLITE_OK else { return }
-        var statement: OpaquePointer?
-        defer { sqlite3_finalize(statement) }
-        guard sqlite3_prepare_v2(connection, "PRAGMA user_version", -1, &statement, nil) == SQLITE_OK,
-              sqlite3_step(statement) == SQLITE_ROW
+        _ = sqlite3_file_control(connection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
+        func integer(_ sql: String) -> Int32? {
+            var statement: OpaquePointer?
+            defer { sqlite3_finalize(statement) }
+            guard sqlite3_prepare_v2(connection, sql, -1, &statement, nil) == SQLITE_OK,
+                  sqlite3_step(statement) == SQLITE_ROW
+            else { return nil }
+            return sqlite3_column_int(statement, 0)
+        }
+        guard sqlite3_exec(connection, "PRAGMA journal_size_limit = -1; BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK
         else { return }
-        let version = sqlite3_column_int(statement, 0)
-        sqlite3_finalize(statement)
-        statement = nil
-        // journal_size_limit -1: a persistent WAL is then kept as it is, not truncated to zero bytes.
-        _ = sqlite3_exec(connection, "PRAGMA journal_size_limit = -1; PRAGMA user_version = \(version)", nil, nil, nil)
+        guard integer("PRAGMA application_id") == SchemaMigrator.applicationID, let version = integer("PRAGMA user_version"),
+              sqlite3_exec(connection, "PRAGMA user_version = \(version)", nil, nil, nil) == SQLITE_OK
+        else {
+            _ = sqlite3_exec(connection, "ROLLBACK", nil, nil, nil)
+            return
+        }
+        _ = sqlite3_exec(connection, "COMMIT", nil, nil, nil)
+    }
+
+    /// Whether a connection of another process has the store's WAL index open: each
+    /// holds a shared lock on its "dead man switch" byte (offset 128 of `-shm` in
+    /// SQLite's unix VFS). No lock can be placed on a file that cannot be opened: then
+    /// the answer is yes.
+    static func isInUse(shmAt path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return errno != ENOENT }
+        defer { close(descriptor) }
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = 128
+        lock.l_len = 1
+        guard fcntl(descriptor, F_GETLK, &lock) == 0 else { return true }
+        return lock.l_type != Int16(F_UNLCK)
     }
 }

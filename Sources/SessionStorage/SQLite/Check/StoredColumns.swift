@@ -13,7 +13,7 @@ struct StoredTable {
         enum Kind {
             /// A lower-case UUID, as `WebStateID.uuidString` writes it.
             case identifier
-            /// UTC text `YYYY-MM-DD HH:MM:SS.SSS`, years 0001 to 9999, as GRDB writes a `Date`.
+            /// UTC text `YYYY-MM-DD HH:MM:SS.SSS`, years 0001 to 9999, as ``StoredTime`` writes it.
             case time
             /// An integer in `range` (any integer when `nil`).
             case integer(ClosedRange<Int64>?)
@@ -90,7 +90,8 @@ struct StoredTable {
                 Column("is_pinned", flag),
                 Column("group_id", .identifier, optional: true),
                 Column("current_entry_index", count, optional: true),
-                Column("history_start", .integer(nil)),
+                // Trimming moves the start up one entry at a time: far below 2^62 for ever.
+                Column("history_start", .integer(0...(1 << 62))),
                 Column("created_at", .time),
                 Column("last_active_at", .time),
             ], rowRules: [

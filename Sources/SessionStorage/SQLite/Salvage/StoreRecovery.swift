@@ -335,6 +335,11 @@ private struct RecoveryBuilder {
             WHERE browser_id IS NOT NULL AND browser_id NOT IN (SELECT id FROM browsers)
             """, "closed entries' lost windows forgotten")
         // Recently closed entries hold what their kind needs (TabListRules.md, Recently closed).
+        // A window naming a tab or group entry is open again first: deleting that entry must not drop it.
+        try run("""
+            UPDATE browsers SET closed_entry_id = NULL
+            WHERE closed_entry_id IN (SELECT id FROM closed_entries WHERE kind <> 'window')
+            """, "window(s) naming a closed tab or group entry reopened")
         try run("""
             DELETE FROM closed_entries WHERE kind IN ('tab', 'group')
                 AND NOT EXISTS (SELECT 1 FROM tabs WHERE tabs.closed_entry_id = closed_entries.id)
@@ -350,10 +355,6 @@ private struct RecoveryBuilder {
             DELETE FROM closed_entries WHERE kind = 'window'
                 AND NOT EXISTS (SELECT 1 FROM browsers WHERE browsers.closed_entry_id = closed_entries.id)
             """, "closed window entries whose window was lost dropped")
-        try run("""
-            UPDATE browsers SET closed_entry_id = NULL
-            WHERE closed_entry_id IN (SELECT id FROM closed_entries WHERE kind <> 'window')
-            """, "window(s) naming a closed tab or group entry reopened")
         try run("""
             UPDATE closed_entries SET browser_id = (SELECT id FROM browsers WHERE closed_entry_id = closed_entries.id)
             WHERE kind = 'window' AND browser_id IS NOT (SELECT id FROM browsers WHERE closed_entry_id = closed_entries.id)
