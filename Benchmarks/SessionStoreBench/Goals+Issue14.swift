@@ -82,8 +82,25 @@ extension Goals {
         } else {
             lines.append("NOT MET first window first: not measured (--first-window-tabs 0)")
         }
-        // 6. Not measured by this bench yet; said so rather than left out.
-        lines.append("NOT MET --synchronous full beside normal in one run: not measured yet (run the bench with --synchronous full)")
+        // 6. The same ratio at synchronous=FULL.
+        if fullMutations.isEmpty {
+            lines.append("NOT MET every mutation's p50 within 1.5x of raw at synchronous=FULL: not measured (--no-full-beside)")
+        } else {
+            var met = true
+            var worst: [String] = []
+            for size in fullMutations.keys.sorted() {
+                var sizeWorst = 0.0
+                var worstKind = MutationKind.insert
+                for kind in MutationKind.allCases {
+                    guard let run = fullMutations[size]?[kind], let store = run.store.p50, let raw = run.raw.p50 else { continue }
+                    if store / raw > sizeWorst { (sizeWorst, worstKind) = (store / raw, kind) }
+                }
+                met = met && sizeWorst <= 1.5
+                worst.append("\(Report.formatCount(size)): worst \(Self.ratio(sizeWorst)) (\(Self.short(worstKind)))")
+            }
+            lines.append("\(Self.verdict(met)) every mutation's p50 within 1.5x of raw at synchronous=FULL: "
+                + worst.joined(separator: "; "))
+        }
         return lines
     }
 }

@@ -8,6 +8,7 @@ struct Goals {
     var walSoak: WALSoak.Result?
     var snapshots: SnapshotBesideWriter.Result?
     var firstWindow: FirstWindow.Result?
+    var fullMutations: [Int: [MutationKind: (store: Samples, raw: Samples)]] = [:]
 
     static func verdict(_ met: Bool) -> String { met ? "MET    " : "NOT MET" }
 

@@ -51,6 +51,9 @@ struct SessionStoreBench: ParsableCommand {
     @Option(help: "Mutations of the WAL soak (a reader and an observation running beside the writer); 0 skips it.")
     var walSoak = 100_000
 
+    @Flag(inversion: .prefixedNo, help: "Also run the store and raw SQLite at synchronous=FULL on the same files, for the durability line.")
+    var fullBeside = true
+
     @Option(help: "Tabs in the nine other browsers beside a 100-tab active one, for the first-window line; 0 skips it.")
     var firstWindowTabs = 100_000
 
@@ -104,6 +107,17 @@ struct SessionStoreBench: ParsableCommand {
             goals.mutations[size] = measured.mutations
             goals.restore[size] = measured.restore
             goals.open[size] = measured.open
+        }
+        if fullBeside && synchronous == "normal" {
+            for size in sizes {
+                progress("\(size) tabs: \(rounds) rounds of mutations at synchronous=FULL, store and raw SQLite")
+                let full = try measureFull(size: size, in: root + "/tabs-\(size)", rounds: rounds)
+                goals.fullMutations[size] = full
+                for kind in MutationKind.allCases {
+                    rows.append(ReportRow(
+                        workload: kind.label + " (FULL)", tabs: size, store: full[kind]!.store, raw: full[kind]!.raw))
+                }
+            }
         }
         for size in sizes {
             progress("\(size) tabs: 1,000-mutation burst observed by a WebStateListMediator")
@@ -176,6 +190,28 @@ struct SessionStoreBench: ParsableCommand {
         print("")
         print("Goals (issue 14):")
         for line in goals.issue14Lines() { print("  " + line) }
+    }
+
+    /// The five mutations at synchronous=FULL, store and raw SQLite interleaved, on the files of `directory`.
+    private func measureFull(
+        size: Int, in directory: String, rounds: Int
+    ) throws -> [MutationKind: (store: Samples, raw: Samples)] {
+        var configuration = storeConfiguration
+        configuration.synchronous = .full
+        let store = try StoreSubject(path: directory + "/store.sqlite", configuration: configuration)
+        let raw = try RawSQLiteSubject(path: directory + "/raw.sqlite", synchronous: configuration.synchronous.rawValue)
+        var storeRun = MutationRun(subject: store, seed: seed &+ 1)
+        var rawRun = MutationRun(subject: raw, seed: seed &+ 1)
+        try storeRun.warmUp()
+        try rawRun.warmUp()
+        for iteration in 0..<rounds {
+            try storeRun.step(iteration: iteration)
+            try rawRun.step(iteration: iteration)
+        }
+        try store.finish()
+        var result: [MutationKind: (store: Samples, raw: Samples)] = [:]
+        for kind in MutationKind.allCases { result[kind] = (storeRun.samples[kind]!, rawRun.samples[kind]!) }
+        return result
     }
 
     /// Rounds for the full-rewrite baseline: each costs a whole file, so fewer at large sizes.

@@ -1,7 +1,8 @@
 import Dispatch
 import Foundation
+import GRDB
 import SessionModel
-import SessionStorage
+@testable import SessionStorage
 import SessionTestSupport
 import Testing
 
@@ -49,6 +50,22 @@ import Testing
         #expect(fileBytes(path) == before.0 && fileBytes(path + "-wal") == before.1)
         #expect(try SQLiteWebStateListRepository(database: reopened).webStateList(in: browser).count == 2)
         try reopened.close()
+    }
+
+    /// `synchronous = .full` is what the writer runs with: GRDB sets NORMAL when it
+    /// opens a pool, after the store's own settings.
+    @Test(arguments: [SessionDatabase.Configuration.Synchronous.normal, .full])
+    func open_writerRunsWithTheConfiguredSynchronous(synchronous: SessionDatabase.Configuration.Synchronous) throws {
+        try TemporaryDirectory.with { dir in
+            var configuration = SessionDatabase.Configuration()
+            configuration.synchronous = synchronous
+            for _ in 0..<2 {  // creating the file, then opening it again
+                let database = try SessionDatabase.open(atPath: dir.file("s.sqlite"), configuration: configuration)
+                let value = try database.writer.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA synchronous") }
+                #expect(value == (synchronous == .full ? 2 : 1))
+                try database.close()
+            }
+        }
     }
 
     @Test func open_inAMissingDirectory_saysSo_andCreatesNothing() throws {

@@ -182,6 +182,9 @@ public final class SessionDatabase: Sendable {
                     if sqlite3_db_readonly(db.sqliteConnection, "main") == 1 {
                         throw StorageError.readOnly(path: path, reason: "the file or its file system is read-only")
                     }
+                    // GRDB sets synchronous=NORMAL when it opens a pool, after the store's own
+                    // settings: set the configured one again (the value is this package's constant).
+                    try db.execute(sql: "PRAGMA synchronous = \(configuration.synchronous.rawValue)")
                     return try SchemaMigrator().status(db, path: path)
                 }
             } catch {
