@@ -8,19 +8,8 @@ extension Goals {
         var lines: [String] = []
 
         // 1. Every mutation's p50 within 1.5x of raw SQLite, at every size.
-        var rawMet = true
-        var worst: [String] = []
-        for size in sizes {
-            var sizeWorst = 0.0
-            var worstKind = MutationKind.insert
-            for kind in MutationKind.allCases {
-                guard let run = mutations[size]?[kind], let store = run.store.p50, let raw = run.raw.p50 else { continue }
-                if store / raw > sizeWorst { (sizeWorst, worstKind) = (store / raw, kind) }
-            }
-            rawMet = rawMet && sizeWorst <= 1.5
-            worst.append("\(Report.formatCount(size)): worst \(Self.ratio(sizeWorst)) (\(Self.short(worstKind)))")
-        }
-        lines.append("\(Self.verdict(rawMet)) every mutation's p50 within 1.5x of raw SQLite: " + worst.joined(separator: "; "))
+        let raw = Self.worstRatios(mutations.mapValues { $0.mapValues { ($0.store, $0.raw) } }, limit: 1.5)
+        lines.append("\(Self.verdict(raw.met)) every mutation's p50 within 1.5x of raw SQLite: " + raw.text)
 
         // 2. Flat: 10,000 tabs within 1.25x and 100,000 within 1.5x of the smallest size.
         for (size, limit) in [(10_000, 1.25), (100_000, 1.5)] {
@@ -86,20 +75,8 @@ extension Goals {
         if fullMutations.isEmpty {
             lines.append("NOT MET every mutation's p50 within 1.5x of raw at synchronous=FULL: not measured (--no-full-beside)")
         } else {
-            var met = true
-            var worst: [String] = []
-            for size in fullMutations.keys.sorted() {
-                var sizeWorst = 0.0
-                var worstKind = MutationKind.insert
-                for kind in MutationKind.allCases {
-                    guard let run = fullMutations[size]?[kind], let store = run.store.p50, let raw = run.raw.p50 else { continue }
-                    if store / raw > sizeWorst { (sizeWorst, worstKind) = (store / raw, kind) }
-                }
-                met = met && sizeWorst <= 1.5
-                worst.append("\(Report.formatCount(size)): worst \(Self.ratio(sizeWorst)) (\(Self.short(worstKind)))")
-            }
-            lines.append("\(Self.verdict(met)) every mutation's p50 within 1.5x of raw at synchronous=FULL: "
-                + worst.joined(separator: "; "))
+            let full = Self.worstRatios(fullMutations, limit: 1.5)
+            lines.append("\(Self.verdict(full.met)) every mutation's p50 within 1.5x of raw at synchronous=FULL: " + full.text)
         }
         return lines
     }
