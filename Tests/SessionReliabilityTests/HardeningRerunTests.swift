@@ -259,6 +259,10 @@ import Testing
         }
         let imported = try runTool(["import", fifo, "--db", "f.sqlite"], in: directory.path, timeout: 30)
         #expect(imported.status == 0, "\(imported)")
+        // The new store's missing directory is named as the path given, not the file built beside it.
+        let recovered = try runTool(["recover", "--db", "s.sqlite", "--output", "nod/out.sqlite"], in: directory.path)
+        #expect(recovered.status == 73 && recovered.stderr.contains("nod/out.sqlite:")
+                && !recovered.stderr.contains("recovering-"), "\(recovered)")
     }
 
     /// A write that meets rows breaking the schema's rules (a negative revision set by

@@ -72,6 +72,15 @@ extension SessionStoreFile {
         }
         if isDirectory.boolValue { throw StorageError.notARegularFile(path: source) }
         if FileManager.default.fileExists(atPath: output) { throw StorageError.fileExists(path: output) }
+        // Errors about where the new store goes name `output`, never the file it is built in beside it.
+        let outputDirectory = (output as NSString).deletingLastPathComponent
+        let directory = outputDirectory.isEmpty ? "." : outputDirectory
+        var directoryIsFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &directoryIsFolder), directoryIsFolder.boolValue
+        else { throw StorageError.directoryNotFound(path: output) }
+        guard access(directory, W_OK) == 0 else {
+            throw StorageError.readOnly(path: output, reason: "its directory cannot be written")
+        }
 
         let work = NSTemporaryDirectory() + "sessionstore-recover-\(UUID().uuidString)"
         try FileManager.default.createDirectory(
