@@ -33,11 +33,8 @@ final class NavigationHistoryCache: Sendable {
             }
             return state.entries[tab]
         }
+        let row = try NavigationHistoryRows.tabRow(db, tab: tab)
         if let cached {
-            guard let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT browser_id, current_entry_index, history_start FROM tabs WHERE id = ?"),
-                arguments: [tab.uuidString])
-            else { throw StorageError.unknownTab(tab.uuidString) }
             let browser: String? = try row.decode(forColumn: "browser_id")
             if browser == cached.browser?.uuidString,
                try row.decode(forColumn: "history_start") == cached.start,
@@ -46,7 +43,8 @@ final class NavigationHistoryCache: Sendable {
                 return cached
             }
         }
-        return try NavigationHistoryRows.load(db, tab: tab)
+        // The tab's row is read once, whether the cache answers or not.
+        return try NavigationHistoryRows.load(db, tab: tab, row: row)
     }
 
     /// Caches `stored` once the current transaction commits.

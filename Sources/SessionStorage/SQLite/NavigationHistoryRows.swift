@@ -24,10 +24,22 @@ enum NavigationHistoryRows {
     ///
     /// - Throws: ``StorageError/unknownTab(_:)``, ``StorageError/corrupt(path:reason:)`` (as `StoredValueDamage` until it leaves the store).
     static func load(_ db: Database, tab: WebStateID) throws -> Stored {
+        try load(db, tab: tab, row: try tabRow(db, tab: tab))
+    }
+
+    /// The tab's `browser_id`, `current_entry_index` and `history_start`.
+    ///
+    /// - Throws: ``StorageError/unknownTab(_:)``.
+    static func tabRow(_ db: Database, tab: WebStateID) throws -> Row {
         guard let row = try Row.fetchOne(
             db.cachedStatement(sql: "SELECT browser_id, current_entry_index, history_start FROM tabs WHERE id = ?"),
             arguments: [tab.uuidString])
         else { throw StorageError.unknownTab(tab.uuidString) }
+        return row
+    }
+
+    /// Reads the tab's history, its row (``tabRow(_:tab:)``) already read.
+    static func load(_ db: Database, tab: WebStateID, row: Row) throws -> Stored {
         let start: Int64 = try row.decode(forColumn: "history_start")
         var items: [NavigationItem] = []
         var rowIDs: [Int64] = []
