@@ -20,8 +20,12 @@ final class NavigationHistoryCache: Sendable {
     }
 
     private let state = Protected(State())
-    /// What the current write transaction puts in the cache when it commits.
-    private let pending = Protected<[NavigationHistoryRows.Stored]>([])
+    /// Where what a transaction wrote is put in the cache when it commits.
+    private let afterTransaction: TransactionActions
+
+    init(afterTransaction: TransactionActions) {
+        self.afterTransaction = afterTransaction
+    }
 
     /// The tab's stored history: the cached one if it is still what the file holds, else read.
     func stored(_ db: Database, tab: WebStateID) throws -> NavigationHistoryRows.Stored {
@@ -49,24 +53,14 @@ final class NavigationHistoryCache: Sendable {
 
     /// Caches `stored` once the current transaction commits.
     func wrote(_ stored: NavigationHistoryRows.Stored) {
-        pending.withLock { $0.append(stored) }
-    }
-
-    /// Runs what the transaction that just ended left to do (see ``WebStateListCache``).
-    func transactionEnded(committed: Bool) {
-        let written = pending.withLock { written in
-            defer { written.removeAll() }
-            return written
-        }
-        guard committed, !written.isEmpty else { return }
-        state.withLock { state in
-            for stored in written {
+        afterTransaction.add(onCommit: { [self] in
+            state.withLock { state in
                 if state.entries.updateValue(stored, forKey: stored.tab) == nil { state.order.append(stored.tab) }
+                while state.order.count > Self.capacity {
+                    state.entries[state.order.removeFirst()] = nil
+                }
             }
-            while state.order.count > Self.capacity {
-                state.entries[state.order.removeFirst()] = nil
-            }
-        }
+        })
     }
 
     /// Forgets the tab's history.

@@ -129,12 +129,10 @@ extension SessionDatabase {
                 return .commit
             }
         } catch {
-            lists.transactionEnded(committed: false)
-            histories.transactionEnded(committed: false)
+            afterTransaction.transactionEnded(committed: false)
             throw error
         }
-        lists.transactionEnded(committed: true)
-        histories.transactionEnded(committed: true)
+        afterTransaction.transactionEnded(committed: true)
         return result!
     }
 

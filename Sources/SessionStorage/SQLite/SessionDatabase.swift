@@ -98,7 +98,9 @@ public final class SessionDatabase: Sendable {
     /// The browsers' tab lists as last read or written, shared by this store's repositories.
     let lists: WebStateListCache
     /// The histories last read or written by this store's writer.
-    let histories = NavigationHistoryCache()
+    let histories: NavigationHistoryCache
+    /// What the current write transaction leaves the caches to do when it ends.
+    let afterTransaction = TransactionActions()
     /// The file's device and inode when it was opened, to notice it being deleted or replaced.
     let fileIdentity: FileIdentity?
     /// Whether ``close()`` has been called.
@@ -119,7 +121,8 @@ public final class SessionDatabase: Sendable {
         self.writer = writer
         self.configuration = configuration
         self.sidecars = sidecars
-        lists = WebStateListCache(repairLog: repairLog)
+        lists = WebStateListCache(repairLog: repairLog, afterTransaction: afterTransaction)
+        histories = NavigationHistoryCache(afterTransaction: afterTransaction)
         fileIdentity = path.flatMap(FileIdentity.init(path:))
         if let path, let policy = configuration.snapshots, writer is DatabasePool {
             snapshotKeeper = SnapshotKeeper(storePath: path, policy: policy, configuration: configuration)

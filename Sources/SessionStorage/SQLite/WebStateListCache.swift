@@ -11,17 +11,14 @@ import SessionModel
 /// commits; a rollback leaves the browser uncached, to be read anew.
 final class WebStateListCache: Sendable {
     private let entries = Protected<[BrowserID: StoredWebStateList]>([:])
-    /// What the current write transaction does to the cache when it commits, and when it rolls back.
-    ///
-    /// The store runs these itself (``transactionEnded(committed:)``) rather than through GRDB's
-    /// `afterNextTransaction`: adding a transaction observer makes GRDB drop every
-    /// cached statement that deletes, so each write would prepare its deletes again.
-    private let pending = Protected<[(onCommit: @Sendable () -> Void, onRollback: (@Sendable () -> Void)?)]>([])
+    /// Where what a transaction wrote is put in the cache when it ends.
+    private let afterTransaction: TransactionActions
     /// Where repairs of damaged lists are recorded.
     let repairLog: RepairLog
 
-    init(repairLog: RepairLog) {
+    init(repairLog: RepairLog, afterTransaction: TransactionActions) {
         self.repairLog = repairLog
+        self.afterTransaction = afterTransaction
     }
 
     /// The browser's list for reading: the cached one if current, else read and cached.
@@ -70,29 +67,15 @@ final class WebStateListCache: Sendable {
 
     /// Caches `stored` once the current transaction commits.
     func remember(_ stored: StoredWebStateList, for browser: BrowserID) {
-        pending.withLock {
-            $0.append((
-                onCommit: { [self] in entries.withLock { $0[browser] = stored } },
-                onRollback: { [self] in entries.withLock { _ = $0.removeValue(forKey: browser) } }))
-        }
-    }
-
-    /// Runs what the transaction that just ended left to do: called by the store's
-    /// writer after every write transaction, committed or rolled back.
-    func transactionEnded(committed: Bool) {
-        let actions = pending.withLock { actions in
-            defer { actions.removeAll() }
-            return actions
-        }
-        for action in actions {
-            if committed { action.onCommit() } else { action.onRollback?() }
-        }
+        afterTransaction.add(
+            onCommit: { [self] in entries.withLock { $0[browser] = stored } },
+            onRollback: { [self] in entries.withLock { _ = $0.removeValue(forKey: browser) } })
     }
 
     /// After a history write moved a tab's current index (and the browser's
     /// revision by one): updates the cached list in step, if it was current.
     func historyIndexChanged(browser: BrowserID, tab: WebStateID, navigationIndex: Int?, newRevision: Int64) {
-        let update: @Sendable () -> Void = { [self] in
+        afterTransaction.add(onCommit: { [self] in
             entries.withLock { entries in
                 guard var stored = entries.removeValue(forKey: browser), stored.revision == newRevision - 1,
                       let index = stored.list.index(of: tab)
@@ -102,8 +85,7 @@ final class WebStateListCache: Sendable {
                 stored.revision = newRevision
                 entries[browser] = stored
             }
-        }
-        pending.withLock { $0.append((onCommit: update, onRollback: nil)) }
+        })
     }
 
     private func revision(_ db: Database, browser: BrowserID) throws -> Int64 {
