@@ -93,13 +93,7 @@ extension SessionStoreFile {
         if try DatabaseFile.state(atPath: snapshot.path) != .sqlite {
             throw StorageError.notASessionStore(path: snapshot.path, reason: "it is empty")
         }
-        let problems = try readOnly(atPath: snapshot.path, configuration: configuration, operation: "checking a snapshot") { db in
-            let status = try SchemaMigrator().status(db, path: snapshot.path)
-            guard status.isCurrent else {
-                throw StorageError.migrationsPending(path: snapshot.path, pending: status.pending)
-            }
-            return try StoreChecker(db: db).problems()
-        }
+        let problems = try check(atPath: snapshot.path, configuration: configuration)
         if let first = problems.first {
             throw StorageError.corrupt(
                 path: snapshot.path, reason: "`check` finds \(problems.count) problem(s) in it, the first: \(first)")
