@@ -102,8 +102,7 @@ extension SessionDatabase {
             return state.commits % (64 << min(state.failures, 1)) == 0
         }
         guard due, snapshotKeeper?.isTaking != true else { return }
-        let size = ((try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size]) as? NSNumber)?
-            .int64Value ?? 0
+        let size = Int64(DatabaseFile.walSize(ofStoreAt: path))
         let limit = Int64(Configuration.walSizeLimit)
         guard size > limit else { return }
         let wait = min(250, 25 * Int(size / limit))
