@@ -55,9 +55,14 @@ enum DatabaseFile {
     }
 
     static func state(atPath path: String) throws -> State {
+        try inspect(atPath: path).state
+    }
+
+    /// What the path holds, and the first 100 bytes of a SQLite file (its header).
+    private static func inspect(atPath path: String) throws -> (state: State, header: [UInt8]) {
         try checkLength(ofPath: path)
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return .missing }
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return (.missing, []) }
         // stat(2) follows symbolic links: a link to a store is the store.
         var info = stat()
         if isDirectory.boolValue || (stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG) {
@@ -67,12 +72,12 @@ enum DatabaseFile {
             throw StorageError.readOnly(path: path, reason: "the file cannot be read")
         }
         defer { try? handle.close() }
-        let prefix = (try? handle.read(upToCount: header.count)) ?? Data()
-        if prefix.isEmpty { return .empty }
-        guard Array(prefix) == header else {
+        let prefix = Array((try? handle.read(upToCount: 100)) ?? Data())
+        if prefix.isEmpty { return (.empty, []) }
+        guard prefix.starts(with: header) else {
             throw StorageError.notASessionStore(path: path, reason: "it is not a SQLite database")
         }
-        return .sqlite
+        return (.sqlite, prefix)
     }
 
     /// Whether the file at `path` is, by its header alone, a session store in WAL
@@ -80,10 +85,7 @@ enum DatabaseFile {
     /// without writing anything (GRDB writes to an empty WAL when it opens a pool).
     /// Anything else goes through the read-only checks first.
     static func isOpenableWithoutWriting(atPath path: String) -> Bool {
-        guard (try? state(atPath: path)) == .sqlite, let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        guard let bytes = try? handle.read(upToCount: 100), bytes.count == 100 else { return false }
-        let header = Array(bytes)
+        guard let (state, header) = try? inspect(atPath: path), state == .sqlite, header.count == 100 else { return false }
         let applicationID = header[68..<72].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         // Bytes 18 and 19: the file format versions, 2 for WAL.
         return header[18] == 2 && header[19] == 2 && applicationID == UInt32(SchemaMigrator.applicationID)
