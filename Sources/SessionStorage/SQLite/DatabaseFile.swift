@@ -92,6 +92,12 @@ enum DatabaseFile {
             && walSize(ofStoreAt: path) > 0
     }
 
+    /// Removes a database file this process made and its `-wal` and `-shm` (a
+    /// store it was building, never one in use).
+    static func removeWithCompanions(_ path: String) {
+        for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+    }
+
     /// The size of the store's `-wal` file (its symbolic links followed, as SQLite does); 0 when there is none.
     static func walSize(ofStoreAt path: String) -> Int {
         let target = followingSymbolicLinks(path)

@@ -122,9 +122,6 @@ public enum SessionStoreFile {
         removeStaleCreations(of: path)
         // Unique per call: two creations of one path, in one process or two, never share a file.
         let temporary = "\(path).creating-\(getpid())-\(UUID().uuidString.prefix(8))"
-        func removeTemporary() {
-            for suffix in ["", "-wal", "-shm"] { unlink(temporary + suffix) }
-        }
         do {
             try DatabaseFile.createPrivate(atPath: temporary)
         } catch StorageError.directoryNotFound {
@@ -138,7 +135,7 @@ public enum SessionStoreFile {
             try DatabaseFile.synchronize(atPath: temporary)
             guard link(temporary, path) == 0 else {
                 let code = errno
-                removeTemporary()
+                DatabaseFile.removeWithCompanions(temporary)
                 if code == EEXIST { return nil }
                 throw StorageError.readOnly(path: path, reason: String(cString: strerror(code)))
             }
@@ -146,7 +143,7 @@ public enum SessionStoreFile {
             DatabaseFile.synchronizeDirectory(of: path)
             return MigrationReport(created: true, migrations: applied)
         } catch {
-            removeTemporary()
+            DatabaseFile.removeWithCompanions(temporary)
             throw StorageError(error, path: path, operation: "creating")
         }
     }

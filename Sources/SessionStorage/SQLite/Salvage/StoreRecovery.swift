@@ -129,7 +129,7 @@ extension SessionStoreFile {
                 throw StorageError.readOnly(path: output, reason: String(cString: strerror(code)))
             }
             DatabaseFile.synchronizeDirectory(of: output)
-            for suffix in ["", "-wal", "-shm"] { unlink(building + suffix) }
+            DatabaseFile.removeWithCompanions(building)
             report.source = source
             report.output = output
             report.walMerged = walMerged
@@ -137,7 +137,7 @@ extension SessionStoreFile {
             report.cellsSkipped = scanner.skippedCells
             return report
         } catch {
-            for suffix in ["", "-wal", "-shm"] { unlink(building + suffix) }
+            DatabaseFile.removeWithCompanions(building)
             throw StorageError(error, path: output, operation: "recovering")
         }
     }
