@@ -10,9 +10,7 @@ import Testing
 @Suite struct HardeningRerunTests {
     /// A demo store `s.sqlite` in `directory` and its export `e.json`, as JSON.
     private static func demo(in directory: TemporaryDirectory, tabs: Int = 4) throws -> [String: Any] {
-        #expect(try runTool(["demo", "--db", "s.sqlite", "--seed", "5", "--browsers", "2", "--tabs", "\(tabs)"], in: directory.path).status == 0)
-        #expect(try runTool(["export", "--db", "s.sqlite", "--output", "e.json"], in: directory.path).status == 0)
-        let data = try Data(contentsOf: URL(fileURLWithPath: directory.file("e.json")))
+        let data = try demoStoreAndExport(in: directory, arguments: ["--seed", "5", "--browsers", "2", "--tabs", "\(tabs)"])
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 

@@ -350,8 +350,6 @@ import Testing
 
     /// A small demo store (`s.sqlite`) and its export (`e.json`) in `directory`; the export's text.
     private static func exportedDemo(in directory: TemporaryDirectory) throws -> String {
-        #expect(try runTool(["demo", "--db", "s.sqlite", "--browsers", "1", "--tabs", "2"], in: directory.path).status == 0)
-        #expect(try runTool(["export", "--db", "s.sqlite", "--output", "e.json"], in: directory.path).status == 0)
-        return try String(contentsOfFile: directory.file("e.json"), encoding: .utf8)
+        String(decoding: try demoStoreAndExport(in: directory), as: UTF8.self)
     }
 }

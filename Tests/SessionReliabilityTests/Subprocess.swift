@@ -1,8 +1,20 @@
 import Foundation
 import SessionTestSupport
+import Testing
 
 extension BuiltBinary {
     static let crashWriter = path("sessionstore-crash-writer")
+}
+
+/// Makes a demo store `s.sqlite` in `directory` with `sessionstore demo`, and its
+/// export `e.json`; returns the export's bytes.
+@discardableResult
+func demoStoreAndExport(
+    in directory: TemporaryDirectory, arguments: [String] = ["--browsers", "1", "--tabs", "2"]
+) throws -> Data {
+    #expect(try runTool(["demo", "--db", "s.sqlite"] + arguments, in: directory.path).status == 0)
+    #expect(try runTool(["export", "--db", "s.sqlite", "--output", "e.json"], in: directory.path).status == 0)
+    return try Data(contentsOf: URL(fileURLWithPath: directory.file("e.json")))
 }
 
 
