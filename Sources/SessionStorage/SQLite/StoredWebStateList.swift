@@ -12,9 +12,20 @@ struct StoredWebStateList: Sendable {
     var list: WebStateList
     var keys: [WebStateID: Int64]
     /// What each tab's row holds, as last read or written at ``revision``, so a write
-    /// sets only the columns that changed and reads nothing back. A tab without an
-    /// image (a list repaired on read) is written whole and its opener read first.
+    /// sets only the columns that changed and reads nothing back. Made when a write
+    /// takes the list (``completeRowImages()``), not when a read loads it; a tab
+    /// without an image is written whole and its opener read first.
     var rows: [WebStateID: TabRowImage] = [:]
+
+    /// Gives every tab that has no image one, from the list: the list says what
+    /// the rows hold, as it was just read or written at ``revision``.
+    mutating func completeRowImages() {
+        guard rows.count != list.count else { return }
+        rows.reserveCapacity(list.count)
+        for index in list.webStates.indices where rows[list.webStates[index].id] == nil {
+            rows[list.webStates[index].id] = TabRowImage(list, at: index)
+        }
+    }
 }
 
 /// The columns of a `tabs` row (and its `tab_openers` row) that a list write sets or compares.

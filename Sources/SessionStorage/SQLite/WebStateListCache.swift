@@ -40,6 +40,12 @@ final class WebStateListCache: Sendable {
     /// The browser's list for changing: taken out of the cache (read anew if
     /// missing or stale). Hand the result back with ``remember(_:for:)``.
     func take(_ db: Database, browser: BrowserID) throws -> StoredWebStateList {
+        var stored = try taking(db, browser: browser)
+        stored.completeRowImages()
+        return stored
+    }
+
+    private func taking(_ db: Database, browser: BrowserID) throws -> StoredWebStateList {
         let revision = try self.revision(db, browser: browser)
         if let cached = entries.withLock({ $0.removeValue(forKey: browser) }), cached.revision == revision {
             return cached

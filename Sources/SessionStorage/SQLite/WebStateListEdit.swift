@@ -28,7 +28,8 @@ enum WebStateListEdit {
         var change = list.takeRecordedChanges()
         if list.lineage != lineage {
             // The list was assigned wholesale: its recording is not this edit's. Diff with the database.
-            let current = try WebStateListRows.load(db, browser: browser)
+            var current = try WebStateListRows.load(db, browser: browser)
+            current.completeRowImages()
             change = .between(current.list, list)
             stored = current
         }

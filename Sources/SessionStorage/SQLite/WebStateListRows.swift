@@ -79,10 +79,7 @@ enum WebStateListRows {
             let list = try WebStateList(
                 webStates: webStates, pinnedCount: pinnedCount, groupIDs: groupIDs, groups: groups,
                 activeIndex: activeIndex)
-            var rows: [WebStateID: TabRowImage] = [:]
-            rows.reserveCapacity(list.count)
-            for index in list.webStates.indices { rows[list.webStates[index].id] = TabRowImage(list, at: index) }
-            return StoredWebStateList(revision: revision, list: list, keys: keys, rows: rows)
+            return StoredWebStateList(revision: revision, list: list, keys: keys)
         } catch {
             throw StoredValueDamage(reason: "the tab list of browser \(browser) breaks its rules: \(error)")
         }
