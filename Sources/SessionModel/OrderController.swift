@@ -38,10 +38,7 @@ package struct OrderController<Source: OrderControllerSource> {
             index = desiredIndex
         } else if let openerIndex {
             // TabListRules.md, Insertion, step 4: after the opener's last child, or after the opener.
-            let lastChild = childIndexes(
-                of: openerIndex, scanningAfter: openerIndex, removing: [], checkNavigationIndex: true
-            ).last
-            index = (lastChild ?? openerIndex) + 1
+            index = (lastChild(of: openerIndex) ?? openerIndex) + 1
         }
         // TabListRules.md, Insertion, step 5: anything outside the range appends to it.
         guard let index, range.contains(index) else { return range.upperBound }
@@ -138,6 +135,31 @@ package struct OrderController<Source: OrderControllerSource> {
             children.append(index)
         }
         return children
+    }
+
+    /// Returns the last child of the tab at `openerIndex` in a circular scan that starts just
+    /// after it, counting only children opened at the opener's current navigation index: the
+    /// last of ``childIndexes(of:scanningAfter:removing:checkNavigationIndex:)``, found by
+    /// scanning backwards from the opener so that the scan stops at the first child it meets.
+    private func lastChild(of openerIndex: Int) -> Int? {
+        let openerID = source.id(at: openerIndex)
+        let openerNavigationIndex = source.navigationIndex(at: openerIndex)
+        var index = openerIndex
+        var wrapped = false
+        while true {
+            if index == 0 {
+                guard !wrapped else { return nil }
+                wrapped = true
+                index = source.count
+            }
+            index -= 1
+            if index == openerIndex { return nil }
+            if let opener = source.opener(at: index), opener.openerID == openerID,
+                opener.navigationIndex == openerNavigationIndex
+            {
+                return index
+            }
+        }
     }
 
     /// Returns the surviving index of `range` nearest to `index`: the first after it, or only if

@@ -19,6 +19,7 @@ extension WebStateList {
         var change = WebStateListChange()
         change.recordActive(from: activeWebState?.id, to: index.map { webStates[$0].id })
         activeIndex = index
+        if let index { hintPosition(of: index) }
         return record(change)
     }
 }

@@ -116,6 +116,7 @@ extension WebStateList {
         if params.activate { activeIndex = newIndex }
         change.recordActive(from: previousActiveID, to: activeWebState?.id)
 
+        hintPosition(of: newIndex)
         return (newIndex, record(change))
     }
 }

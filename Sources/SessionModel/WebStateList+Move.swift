@@ -96,6 +96,7 @@ extension WebStateList {
                 activeIndex = active + (from < to ? -1 : 1)
             }
         }
+        hintPosition(of: to)
         if from != to { change.moved.insert(webState.id) }
         if wasPinned != pinned || oldGroup != group { change.updated.insert(webState.id) }
         if let emptiedGroup {

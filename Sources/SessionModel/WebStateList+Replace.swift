@@ -41,6 +41,7 @@ extension WebStateList {
         var newWebState = webState
         newWebState.opener = nil
         webStates[index] = newWebState
+        hintPosition(of: index)
         if activeIndex == index { change.recordActive(from: replaced.id, to: webState.id) }
         return (replaced, record(change))
     }

@@ -48,6 +48,7 @@ extension WebStateList {
         try checkIndex(index)
         guard webStates[index][keyPath: field] != value else { return WebStateListChange() }
         webStates[index][keyPath: field] = value
+        hintPosition(of: index)
         return record(WebStateListChange(updated: [webStates[index].id]))
     }
 }

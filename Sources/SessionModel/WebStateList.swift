@@ -108,6 +108,11 @@ public struct WebStateList: Hashable, Sendable {
     /// story or a diff is needed. Not part of the list's value.
     package private(set) var lineage = UInt64.random(in: .min ... .max)
 
+    /// Where the latest mutations left the tabs they touched, so that ``index(of:)``
+    /// finds them without a scan (a store looks up every tab a change names). Only a
+    /// hint, checked before use, and not part of the list's value.
+    var positionHints: [WebStateID: Int] = [:]
+
     /// Creates an empty list.
     public init() {
         webStates = []
@@ -223,6 +228,12 @@ public struct WebStateList: Hashable, Sendable {
         return change
     }
 
+    /// Notes that the tab at `index` was just touched, for ``index(of:)``.
+    mutating func hintPosition(of index: Int) {
+        if positionHints.count >= 16 { positionHints.removeAll(keepingCapacity: true) }
+        positionHints[webStates[index].id] = index
+    }
+
     // MARK: - Reading
 
     /// The number of tabs.
@@ -261,7 +272,14 @@ public struct WebStateList: Hashable, Sendable {
 
     /// Returns the index of the tab whose identifier is `id`.
     public func index(of id: WebStateID) -> Int? {
-        webStates.firstIndex { $0.id == id }
+        // A recently touched tab is where a mutation left it, or one step away if
+        // another tab was inserted, removed or moved across it since.
+        if let hint = positionHints[id] {
+            for candidate in hint - 1...hint + 1 where webStates.indices.contains(candidate) {
+                if webStates[candidate].id == id { return candidate }
+            }
+        }
+        return webStates.firstIndex { $0.id == id }
     }
 
     /// Returns whether the tab at `index` is pinned.

@@ -35,6 +35,26 @@ import Testing
         }
     }
 
+    // MARK: - Finding tabs
+
+    /// `index(of:)` looks first where the latest mutations left a tab; whatever happened
+    /// since, it answers as a scan of the list would, for every tab and for one not in it.
+    @Test(arguments: 0..<4)
+    func indexOf_afterRandomMutations_agreesWithAScan(_ seed: Int) {
+        var mutations = RandomWebStateListMutations(seed: UInt64(7_000 + seed))
+        var list = WebStateList()
+        var checked = 0
+        for _ in 0..<400 {
+            _ = mutations.apply(to: &list)
+            for (index, webState) in list.webStates.enumerated() {
+                #expect(list.index(of: webState.id) == index)
+                checked += 1
+            }
+            #expect(list.index(of: WebStateID()) == nil)
+        }
+        #expect(checked > 1_000)
+    }
+
     // MARK: - Batches against the diff
 
     @Test(arguments: 0..<8)
