@@ -7,6 +7,8 @@ import PackageDescription
 /// - `SessionConsumers`: UI-facing consumer and command protocols (model values only).
 /// - `SessionMediators`: observe repositories, push to consumers on the main queue.
 /// - `SessionStore`: the one import for apps, re-exporting the four layers above.
+/// - `SessionInterop`: reads Firefox's and Chromium's session files, writes
+///   the tab list as text and as a bookmarks file (needs liblz4-dev).
 /// - `SessionStoreCommand`: the `sessionstore` command-line tool.
 ///
 /// The library product `SessionStore` builds on Apple platforms and Linux; it
@@ -16,6 +18,7 @@ let package = Package(
     platforms: [.iOS(.v17), .macOS(.v14), .tvOS(.v17), .visionOS(.v1)],
     products: [
         .library(name: "SessionStore", targets: ["SessionStore"]),
+        .library(name: "SessionInterop", targets: ["SessionInterop"]),
         .executable(name: "sessionstore", targets: ["sessionstore"]),
         .executable(name: "sessionstore-bench", targets: ["sessionstore-bench"]),
     ],
@@ -37,11 +40,14 @@ let package = Package(
         .target(name: "SessionConsumers", dependencies: ["SessionModel"]),
         .target(name: "SessionMediators", dependencies: ["SessionModel", "SessionStorage", "SessionConsumers"]),
         .target(name: "SessionStore", dependencies: ["SessionModel", "SessionStorage", "SessionConsumers", "SessionMediators"]),
+        .systemLibrary(name: "CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"]), .brew(["lz4"])]),
+        .target(name: "SessionInterop", dependencies: ["SessionModel", "SessionStorage", "CLZ4"]),
         .target(
             name: "SessionStoreCommand",
             dependencies: [
                 "SessionModel",
                 "SessionStorage",
+                "SessionInterop",
                 "SessionConsumers",
                 "SessionMediators",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -87,6 +93,11 @@ let package = Package(
                 "SessionModel", "SessionStorage", "SessionTestSupport", "sessionstore", "sessionstore-crash-writer",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
+        ),
+        .testTarget(
+            name: "SessionInteropTests",
+            dependencies: ["SessionInterop", "SessionStorage", "SessionModel", "SessionTestSupport"],
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "SessionStoreCommandTests",

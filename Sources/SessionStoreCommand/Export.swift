@@ -1,15 +1,24 @@
 import ArgumentParser
 import Foundation
+import SessionInterop
 import SessionStorage
 
 extension SessionStore {
-    /// `sessionstore export`: the whole store as JSON; changes nothing.
+    /// `sessionstore export`: the whole store as JSON, or its open tabs as text; changes nothing.
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write the whole store as JSON (format: docs/export-format.md).",
-            discussion: "Two exports of the same state are byte-identical.")
+            abstract: "Write the whole store as JSON (format: docs/export-format.md), or its open tabs as text.",
+            discussion: """
+                --format json (the default) is the document import reads; two exports of the same \
+                state are byte-identical. --format urls writes one 'title<TAB>url' line per open tab, \
+                windows separated by a blank line. --format html writes a Netscape bookmark file (one \
+                folder per window and per tab group) that every browser imports.
+                """)
 
         @OptionGroup var options: StoreOptions
+
+        @Option(help: ArgumentHelp("json, urls or html.", valueName: "format"))
+        var format: ExportFormat = .json
 
         @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of stdout.", valueName: "file"))
         var output: String?
@@ -20,8 +29,14 @@ extension SessionStore {
 
         func run() throws {
             let archive = try options.reading { try $0.exportArchive() }
-            var data = try SessionArchive.encoder().encode(archive)
-            data.append(UInt8(ascii: "\n"))
+            var data: Data
+            switch format {
+            case .json:
+                data = try SessionArchive.encoder().encode(archive)
+                data.append(UInt8(ascii: "\n"))
+            case .urls, .html:
+                data = Data(TabListExport.string(archive, as: format == .urls ? .urls : .html).utf8)
+            }
             guard let output else {
                 try StandardOutput.write(data)
                 return
@@ -106,6 +121,16 @@ extension SessionStore {
             print("Imported \(archive.browsers.count) browser(s), \(tabs) tab(s) and \(archive.closedEntries.count) closed entr\(archive.closedEntries.count == 1 ? "y" : "ies")\(replace ? ", replacing the store's content" : "").")
         }
     }
+}
+
+/// What `export --format` writes.
+enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
+    /// The store's own document.
+    case json
+    /// `title<TAB>url` lines.
+    case urls
+    /// A Netscape bookmark file.
+    case html
 }
 
 /// A bad import document: printed with the document's name, exit 65.

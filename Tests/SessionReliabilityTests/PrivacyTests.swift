@@ -48,23 +48,29 @@ import Testing
         let path = directory.file("store.sqlite")
         let database = try SessionDatabase.open(atPath: path)
         let marker = "closed-marker-\(UUID().uuidString)"
+        // One word for the search index (letters only, so it is one token), in the marked title.
+        let word = "zzq" + String(UUID().uuidString.lowercased().filter(\.isLetter).prefix(12))
         let browser = try SQLiteBrowserRepository(database: database).createBrowser().id
         let tabs = SQLiteWebStateListRepository(database: database)
         let histories = SQLiteNavigationHistoryRepository(database: database)
         let closedTab = WebState(), keptTab = WebState()
         try tabs.insert(closedTab, in: browser, params: .automatic())
         try tabs.insert(keptTab, in: browser, params: .automatic().activate())
-        try histories.commit(NavigationItem(url: "https://\(marker).example/a", title: marker), in: closedTab.id)
+        try histories.commit(NavigationItem(url: "https://\(marker).example/a", title: "\(marker) \(word)"), in: closedTab.id)
+        let search = SQLiteTabSearchRepository(database: database)
+        #expect(try search.searchTabs(word, includingClosed: true, limit: 10).map(\.tab) == [closedTab.id])
         try histories.commit(NavigationItem(url: "https://kept.example/", title: "kept"), in: closedTab.id)
         try histories.commit(NavigationItem(url: "https://kept.example/2", title: "kept"), in: keptTab.id)
         try tabs.close(in: browser, at: 0)  // now a recently closed tab holding the marker
         #expect(try SQLiteRecentlyClosedRepository(database: database).entries().count == 1)
         #expect(try histories.clearBrowsingData(.host("\(marker).example")) == 1)
         #expect(try histories.history(of: closedTab.id).items.map(\.url) == ["https://kept.example/"])
+        #expect(try search.searchTabs(word, includingClosed: true, limit: 10).isEmpty)
         try database.close()
         for file in try filesBelow(directory.path) {
             let bytes = try Data(contentsOf: URL(fileURLWithPath: directory.file(file)))
             #expect(bytes.range(of: Data(marker.utf8)) == nil, "\(file) holds the cleared marker")
+            #expect(bytes.range(of: Data(word.utf8)) == nil, "\(file) holds the cleared marker's word (search index)")
         }
         #expect(try SessionStoreFile.check(atPath: path).isEmpty)
     }

@@ -52,6 +52,14 @@ public struct SessionArchive: Codable, Sendable, Hashable {
         public var color: TabGroupColor
         /// Whether the group is collapsed.
         public var collapsed: Bool
+
+        /// Creates a group.
+        public init(id: TabGroupID = TabGroupID(), title: String, color: TabGroupColor, collapsed: Bool = false) {
+            self.id = id
+            self.title = title
+            self.color = color
+            self.collapsed = collapsed
+        }
     }
 
     /// A tab with its history.
@@ -80,6 +88,12 @@ public struct SessionArchive: Codable, Sendable, Hashable {
         public var tab: WebStateID
         /// The opener's history index when it opened the tab.
         public var navigationIndex: Int?
+
+        /// Creates an opener link.
+        public init(tab: WebStateID, navigationIndex: Int?) {
+            self.tab = tab
+            self.navigationIndex = navigationIndex
+        }
     }
 
     /// A tab's history.
@@ -88,6 +102,12 @@ public struct SessionArchive: Codable, Sendable, Hashable {
         public var currentIndex: Int?
         /// The entries, oldest first.
         public var entries: [Entry]
+
+        /// Creates a history; `currentIndex` must be `nil` exactly when `entries` is empty.
+        public init(currentIndex: Int?, entries: [SessionArchive.Entry]) {
+            self.currentIndex = currentIndex
+            self.entries = entries
+        }
     }
 
     /// One history entry.
@@ -116,6 +136,27 @@ public struct SessionArchive: Codable, Sendable, Hashable {
         public var userAgent: UserAgentType
         /// Opaque page state, base64.
         public var pageState: Data?
+
+        /// Creates a history entry.
+        public init(
+            url: String, virtualUrl: String? = nil, title: String, referrerUrl: String? = nil,
+            referrerPolicy: ReferrerPolicy = .default, transition: NavigationTransition = .link, timestamp: Date,
+            httpStatus: Int? = nil, post: Bool = false, faviconUrl: String? = nil, userAgent: UserAgentType = .automatic,
+            pageState: Data? = nil
+        ) {
+            self.url = url
+            self.virtualUrl = virtualUrl
+            self.title = title
+            self.referrerUrl = referrerUrl
+            self.referrerPolicy = referrerPolicy
+            self.transition = transition
+            self.timestamp = timestamp
+            self.httpStatus = httpStatus
+            self.post = post
+            self.faviconUrl = faviconUrl
+            self.userAgent = userAgent
+            self.pageState = pageState
+        }
     }
 
     /// A recently closed entry. A window's tabs live in its ``Browser``
@@ -136,6 +177,21 @@ public struct SessionArchive: Codable, Sendable, Hashable {
         public var group: Group?
         /// The closed tabs (none for a window).
         public var tabs: [Tab]
+
+        /// Creates a recently closed entry: one tab, a group's tabs, or a window
+        /// (whose tabs live in the ``SessionArchive/Browser`` that names it).
+        public init(
+            id: ClosedEntryID = ClosedEntryID(), kind: RecentlyClosedEntry.Kind, closedAt: Date, browser: BrowserID? = nil,
+            tabIndex: Int? = nil, group: SessionArchive.Group? = nil, tabs: [SessionArchive.Tab] = []
+        ) {
+            self.id = id
+            self.kind = kind
+            self.closedAt = closedAt
+            self.browser = browser
+            self.tabIndex = tabIndex
+            self.group = group
+            self.tabs = tabs
+        }
     }
 }
 

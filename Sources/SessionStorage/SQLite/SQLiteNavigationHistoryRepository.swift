@@ -144,6 +144,9 @@ public final class SQLiteNavigationHistoryRepository: NavigationHistoryRepositor
                 deleted += change.removedIndexes.count
                 try self.write(db, from: stored, to: history)
             }
+            // The search index dropped the cleared pages through its triggers, but an
+            // FTS5 delete only marks them: merging rewrites the index without them.
+            if deleted > 0 { try db.execute(sql: "INSERT INTO tab_search (tab_search) VALUES ('optimize')") }
             return deleted
         }
     }

@@ -27,6 +27,7 @@ struct StoreChecker {
         problems += try sortKeys()
         problems += try histories()
         problems += try closedEntries()
+        problems += try searchIndex()
         return problems
     }
 

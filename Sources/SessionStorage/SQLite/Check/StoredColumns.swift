@@ -131,6 +131,15 @@ struct StoredTable {
                 Column("data", .blob),
                 Column("updated_at", .time),
             ]),
+            // The search index's content (migration 0002): each tab's current page. The
+            // FTS5 table over it and its shadow tables are FTS5's own, checked by its
+            // `integrity-check` command (StoreChecker+Search).
+            StoredTable(name: "tab_search_pages", columns: [
+                Column("id", .integer(nil)),
+                Column("tab_id", .identifier),
+                Column("title", .text(maximumLength: NavigationLimits.maximumTitleLength, nonEmpty: false)),
+                Column("url", url),
+            ]),
         ]
     }()
 

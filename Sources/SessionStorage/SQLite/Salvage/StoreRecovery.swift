@@ -106,7 +106,7 @@ extension SessionStoreFile {
         } catch {
             throw StorageError.nothingRecoverable(path: source)
         }
-        let records = scanner.tableRecords()
+        let records = Self.withoutDerivedTables(scanner.tableRecords(), scanner: scanner)
 
         // 3. A new store beside `output`, filled, mended, checked, then linked into place.
         let building = "\(output).recovering-\(getpid())-\(UUID().uuidString.prefix(8))"
@@ -151,6 +151,24 @@ extension SessionStoreFile {
         defer { try? queue.close() }
         let folded = (try? queue.writeWithoutTransaction { try $0.checkpoint(.truncate) }) != nil
         return folded
+    }
+}
+
+extension SessionStoreFile {
+    /// `records` less the rows of the search index's tables (`tab_search*`, found
+    /// through the schema when it can be read): derived data, which the new
+    /// store's triggers rebuild from the tabs and histories, and whose FTS5 rows
+    /// (an integer and a blob) would otherwise pass for page states.
+    fileprivate static func withoutDerivedTables(_ records: [SalvagedRecord], scanner: SQLitePageScanner) -> [SalvagedRecord] {
+        var derivedPages: Set<Int> = []
+        for row in scanner.schemaRecords() where row.values.count == 5 {
+            guard case .text(let type) = row.values[0], type == "table",
+                  case .text(let name) = row.values[1], name.hasPrefix("tab_search"),
+                  case .integer(let root) = row.values[3], root > 1
+            else { continue }
+            derivedPages.formUnion(scanner.leafPages(ofTableRootedAt: Int(root)))
+        }
+        return derivedPages.isEmpty ? records : records.filter { !derivedPages.contains($0.page) }
     }
 }
 
