@@ -282,6 +282,16 @@ struct SessionStoreBench: ParsableCommand {
             rows.append(ReportRow(workload: "  (process baseline)", tabs: size, text: "\(base / 1024) MiB peak RSS doing nothing"))
         }
 
+        // Search: the FTS5 index against a LIKE scan of the same rows, on the seeded files.
+        progress("\(size) tabs: searches, the index against LIKE")
+        let searches = try SearchBench.run(
+            storePath: storePath, rawPath: rawPath, size: size, rounds: min(rounds, 50),
+            configuration: storeConfiguration, synchronous: sqliteSynchronous)
+        rows.append(ReportRow(
+            workload: "search: rare word (vs LIKE)", tabs: size, store: searches.rare.store, raw: searches.rare.raw))
+        rows.append(ReportRow(
+            workload: "search: common word, top 50", tabs: size, store: searches.common.store, raw: searches.common.raw))
+
         // Single mutations, each subject stepped in turn.
         progress("\(size) tabs: \(rounds) rounds of mutations")
         let store = try StoreSubject(path: storePath, configuration: storeConfiguration)
