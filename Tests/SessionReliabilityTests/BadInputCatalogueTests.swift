@@ -15,6 +15,7 @@ import Testing
 
     static let subcommands = [
         "migrate", "status", "check", "ls", "show", "closed", "restore", "prune", "export", "import", "demo", "watch",
+        "search",
     ]
 
     /// The status README.md documents for `subcommand` on `bad`.
@@ -98,6 +99,7 @@ import Testing
             case "show", "restore": arguments.insert(UUID().uuidString.lowercased(), at: 1)
             case "import": arguments.insert(dir.file("good.json"), at: 1)
             case "demo": arguments += ["--browsers", "1", "--tabs", "2"]
+            case "search": arguments.insert("inbox", at: 1)  // a word of the demo session's titles
             default: break
             }
             // watch runs until killed on a good store; a bad one must make it exit at once.
