@@ -54,51 +54,43 @@ extension SessionStore {
     /// `sessionstore import FILE`: checks a document whole, then applies it in one transaction.
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Import a JSON export: merged by default (new identifiers only), or --replace the store's content.",
+            abstract: "Import a JSON export, or a Firefox or Chromium session: merged by default (new identifiers only), or --replace the store's content.",
             discussion: """
                 The whole document is checked before anything is written; a bad document \
                 changes nothing and exits 65 with where it went wrong. The store is created if missing.
+
+                --from firefox reads sessionstore.jsonlz4, sessionstore-backups/recovery.jsonlz4 or \
+                previous.jsonlz4 (mozLz4), a plain session JSON, or a profile directory. --from \
+                chromium reads a Sessions/Session_* command log (with the newest Tabs_* beside it for \
+                recently closed tabs), a Sessions directory or a profile directory. Windows become \
+                browsers; what a file holds that the store cannot take is counted in note: lines.
                 """)
 
         @OptionGroup var options: StoreOptions
 
-        @Argument(help: ArgumentHelp("The document to import ('-' for stdin).", valueName: "file"))
+        @Argument(help: ArgumentHelp(
+            "The document to import ('-' for stdin), or with --from a browser's session file or profile directory.",
+            valueName: "file"))
         var file: String
+
+        @Option(help: ArgumentHelp("sessionstore (an export: the default), firefox or chromium.", valueName: "format"))
+        var from: ImportSource = .sessionstore
 
         @Flag(help: "Swap the store's content for the document's instead of merging.")
         var replace = false
 
         func validate() throws {
             if file != "-" { try PathArgument.validate(file, as: "the document") }
+            if file == "-" && from != .sessionstore {
+                throw ValidationError("--from \(from.rawValue) reads a file or directory, not standard input.")
+            }
         }
 
         func run() throws {
-            let data: Data
-            if file == "-" {
-                data = FileHandle.standardInput.readDataToEndOfFile()
-            } else {
-                // Errors about the input name the input document, never the store.
-                guard FileManager.default.fileExists(atPath: file) else {
-                    throw InputFailure(message: "\(shown(file)): no such document to import.", status: ExitStatus.noInput)
-                }
-                // A FIFO or a device (`<(cat doc.json)`) is read as it comes; a directory is not a document.
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue,
-                      let handle = FileHandle(forReadingAtPath: file),
-                      let contents = try? handle.readToEnd()
-                else {
-                    throw InputFailure(
-                        message: "\(shown(file)): the document cannot be read (a directory, or not readable).",
-                        status: ExitStatus.noInput)
-                }
-                try? handle.close()
-                data = contents
-            }
             let archive: SessionArchive
-            do {
-                archive = try SessionArchive.decode(from: data)
-            } catch let error as StorageError {
-                throw ImportFailure(file: file, error: error)
+            switch from {
+            case .sessionstore: archive = try readDocument()
+            case .firefox, .chromium: archive = try readBrowserSession()
             }
             do {
                 // Checked on a read-only connection first: a refused document leaves the file untouched.
@@ -120,7 +112,67 @@ extension SessionStore {
             let tabs = archive.browsers.reduce(0) { $0 + $1.tabs.count }
             print("Imported \(archive.browsers.count) browser(s), \(tabs) tab(s) and \(archive.closedEntries.count) closed entr\(archive.closedEntries.count == 1 ? "y" : "ies")\(replace ? ", replacing the store's content" : "").")
         }
+
+        /// A Firefox or Chromium session, read by its importer; what it skipped goes to stderr as notes.
+        private func readBrowserSession() throws -> SessionArchive {
+            guard FileManager.default.fileExists(atPath: file) else {
+                throw InputFailure(message: "\(shown(file)): no such file or directory to import.", status: ExitStatus.noInput)
+            }
+            let imported: BrowserImport
+            do {
+                imported = from == .firefox
+                    ? try FirefoxSessionReader.read(at: file) : try ChromiumSessionReader.read(at: file)
+            } catch let error as BrowserFileError {
+                throw InputFailure(
+                    message: "\(error.path): not a readable \(from == .firefox ? "Firefox" : "Chromium") session: \(error.reason)",
+                    status: ExitStatus.dataError)
+            }
+            for line in imported.skipped {
+                FileHandle.standardError.write(Data("sessionstore: note: \(shown(file)): \(shown(line))\n".utf8))
+            }
+            return imported.archive
+        }
+
+        /// This store's own JSON document, from the file or standard input.
+        private func readDocument() throws -> SessionArchive {
+            let data: Data
+            if file == "-" {
+                data = FileHandle.standardInput.readDataToEndOfFile()
+            } else {
+                // Errors about the input name the input document, never the store.
+                guard FileManager.default.fileExists(atPath: file) else {
+                    throw InputFailure(message: "\(shown(file)): no such document to import.", status: ExitStatus.noInput)
+                }
+                // A FIFO or a device (`<(cat doc.json)`) is read as it comes; a directory is not a document.
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue,
+                      let handle = FileHandle(forReadingAtPath: file),
+                      let contents = try? handle.readToEnd()
+                else {
+                    throw InputFailure(
+                        message: "\(shown(file)): the document cannot be read (a directory, or not readable).",
+                        status: ExitStatus.noInput)
+                }
+                try? handle.close()
+                data = contents
+            }
+            do {
+                return try SessionArchive.decode(from: data)
+            } catch let error as StorageError {
+                throw ImportFailure(file: file, error: error)
+            }
+        }
     }
+}
+
+/// What `import --from` reads.
+enum ImportSource: String, ExpressibleByArgument, CaseIterable {
+    /// This store's own JSON document (`export`).
+    case sessionstore
+    /// Firefox's session store (`.jsonlz4` or JSON, or a profile directory).
+    case firefox
+    /// Chromium's SNSS session command logs.
+    case chromium
 }
 
 /// What `export --format` writes.

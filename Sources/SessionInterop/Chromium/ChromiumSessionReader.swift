@@ -1,0 +1,169 @@
+import Foundation
+import SessionModel
+import SessionStorage
+
+/// Reads Chromium's session command logs (SNSS files) into this store's
+/// import document.
+///
+/// - `Session_*` gives the open windows: normal windows with their tabs in
+///   strip order, each tab's history, current entry, pinned state and group
+///   (title, colour, collapsed), the selected tab, and which window was active
+///   (made the most recently active browser). Popup, app and devtools windows
+///   are skipped and counted.
+/// - `Tabs_*` gives the recently closed tabs, groups and windows, most recent
+///   first. At exit Chromium records the windows still open there as closed
+///   windows too, so those appear both open and as closed window entries.
+///
+/// Unknown command ids and unreadable payloads are skipped and counted in
+/// ``BrowserImport/skipped`` (Chromium itself stops at the first one); a file
+/// cut in the middle of a command keeps what came before, with a note.
+/// Encrypted files (`Sessions_Encrypted/`, SNSS version 5) are not read.
+public enum ChromiumSessionReader {
+    /// Reads the session at `path`: one `Session_*` (or `Tabs_*`) file, a
+    /// `Sessions/` directory, or a profile directory (`Default/`, or the user
+    /// data directory) whose `Sessions/` holds the files. In a directory, the
+    /// newest `Session_*` and the newest `Tabs_*` are read.
+    ///
+    /// - Throws: ``BrowserFileError`` for a missing path, a directory without a
+    ///   session file, an empty file, or a header that is not `SNSS` version 3.
+    public static func read(at path: String) throws -> BrowserImport {
+        let files = try ChromiumSessionFiles.locate(path)
+        var browsers: [SessionArchive.Browser] = []
+        var closedEntries: [SessionArchive.ClosedEntry] = []
+        var skipped: [String] = []
+        if let sessionPath = files.session {
+            let file = try load(sessionPath)
+            var notes = ChromiumReadNotes(fileName: (sessionPath as NSString).lastPathComponent)
+            note(file.snss, in: &notes)
+            let windows = ChromiumSessionLog(file: file.snss, notes: &notes).restoredWindows(notes: &notes)
+            var builder = ChromiumArchiveBuilder(fallbackTime: file.modified)
+            browsers = openBrowsers(windows, builder: &builder)
+            builder.note(into: &notes)
+            skipped += notes.lines
+        }
+        if let tabsPath = files.tabs {
+            let name = (tabsPath as NSString).lastPathComponent
+            do {
+                let file = try load(tabsPath)
+                var notes = ChromiumReadNotes(fileName: name)
+                note(file.snss, in: &notes)
+                let log = ChromiumTabRestoreLog(file: file.snss, notes: &notes)
+                var builder = ChromiumArchiveBuilder(fallbackTime: file.modified)
+                let closed = closedItems(log, builder: &builder, notes: &notes)
+                browsers += closed.browsers
+                closedEntries = closed.entries
+                builder.note(into: &notes)
+                skipped += notes.lines
+            } catch {
+                // A directory's Tabs_* file only adds closed entries: a bad one is noted, not fatal.
+                guard files.fromDirectory else { throw error }
+                skipped.append("\(name): not read: \(error.reason)")
+            }
+        }
+        let archive = SessionArchive(browsers: browsers, closedEntries: closedEntries)
+        do {
+            try archive.check()
+        } catch {
+            throw BrowserFileError(path: path, reason: "the session does not make a valid document: \(error)")
+        }
+        return BrowserImport(archive: archive, skipped: skipped)
+    }
+
+    /// A file's frames and modification time.
+    private static func load(_ path: String) throws(BrowserFileError) -> (snss: SNSSFile, modified: Date) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw BrowserFileError(path: path, reason: "cannot be read")
+        }
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        let modified = (attributes?[.modificationDate] as? Date ?? Date()).chromiumMilliseconds
+        return (try SNSSFile(bytes: [UInt8](data), path: path), modified)
+    }
+
+    private static func note(_ file: SNSSFile, in notes: inout ChromiumReadNotes) {
+        if let stop = file.stoppedEarly {
+            let count = file.commands.count
+            notes.note("\(stop); kept the \(count) \(count == 1 ? "command" : "commands") before it")
+        }
+    }
+
+    /// The open windows as browsers; the active one becomes the most recently active.
+    private static func openBrowsers(
+        _ windows: [ChromiumRestoredWindow], builder: inout ChromiumArchiveBuilder
+    ) -> [SessionArchive.Browser] {
+        var browsers: [SessionArchive.Browser] = []
+        var active: Int?
+        for window in windows {
+            guard let browser = builder.browser(window) else { continue }
+            if window.isActive { active = browsers.count }
+            browsers.append(browser)
+        }
+        if let active {
+            let others = browsers.indices.filter { $0 != active }.map { browsers[$0].lastActiveAt }
+            if let latest = others.max(), latest >= browsers[active].lastActiveAt {
+                browsers[active].lastActiveAt = latest.addingTimeInterval(0.001)
+            }
+        }
+        return browsers
+    }
+
+    /// The closed entries, most recent first, and the browsers of the closed windows.
+    private static func closedItems(
+        _ log: ChromiumTabRestoreLog, builder: inout ChromiumArchiveBuilder, notes: inout ChromiumReadNotes
+    ) -> (entries: [SessionArchive.ClosedEntry], browsers: [SessionArchive.Browser]) {
+        var entries: [SessionArchive.ClosedEntry] = []
+        var browsers: [SessionArchive.Browser] = []
+        var skippedWindows: [String] = []
+        for entry in log.entries {
+            let id = ClosedEntryID()
+            let closedAt = entry.closedAt ?? builder.fallbackTime
+            switch entry.kind {
+            case .tab:
+                guard let source = entry.tabs.first, let tab = builder.tab(restored(source)) else { continue }
+                var group: SessionArchive.Group?
+                if let visuals = source.group?.visuals { group = builder.group(visuals) }
+                entries.append(SessionArchive.ClosedEntry(id: id, kind: .tab, closedAt: closedAt, group: group, tabs: [tab]))
+            case .group(_, let visuals):
+                var tabs: [SessionArchive.Tab] = []
+                for source in entry.tabs {
+                    guard var tab = builder.tab(restored(source)) else { continue }
+                    tab.pinned = false
+                    tabs.append(tab)
+                }
+                guard !tabs.isEmpty else { continue }
+                entries.append(SessionArchive.ClosedEntry(
+                    id: id, kind: .group, closedAt: closedAt, group: builder.group(visuals), tabs: tabs))
+            case .window(let type):
+                guard type == .normal else {
+                    skippedWindows.append("\(type.name), \(entry.tabs.count) \(entry.tabs.count == 1 ? "tab" : "tabs")")
+                    continue
+                }
+                var groups: [ChromiumToken: ChromiumGroupVisuals] = [:]
+                for tab in entry.tabs { if let group = tab.group { groups[group.token] = group.visuals } }
+                let window = ChromiumRestoredWindow(
+                    tabs: entry.tabs.map(restored), selectedIndex: Int(entry.selectedTabIndex), groups: groups,
+                    isActive: false)
+                guard let browser = builder.browser(window, closedEntry: id) else { continue }
+                browsers.append(browser)
+                entries.append(SessionArchive.ClosedEntry(id: id, kind: .window, closedAt: closedAt, browser: browser.id))
+            }
+        }
+        if !skippedWindows.isEmpty {
+            notes.note("skipped \(skippedWindows.count) closed \(skippedWindows.count == 1 ? "window that is" : "windows that are") "
+                + "not a normal browser window (\(skippedWindows.joined(separator: "; ")))")
+        }
+        return (entries, browsers)
+    }
+
+    private static func restored(_ tab: ChromiumTabRestoreLog.Tab) -> ChromiumRestoredTab {
+        ChromiumRestoredTab(
+            navigations: tab.navigations, currentIndex: Int(tab.currentIndex), pinned: tab.pinned,
+            group: tab.group?.token, lastActive: nil)
+    }
+}
+
+extension Date {
+    /// This date cut to the millisecond, as Chromium's times are read.
+    fileprivate var chromiumMilliseconds: Date {
+        Date(timeIntervalSince1970: (timeIntervalSince1970 * 1000).rounded(.down) / 1000)
+    }
+}

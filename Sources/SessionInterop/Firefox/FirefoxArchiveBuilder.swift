@@ -1,0 +1,254 @@
+import Foundation
+import SessionModel
+import SessionStorage
+
+/// Turns a decoded Firefox session into this store's document, leaving out
+/// what the store cannot hold and counting it.
+///
+/// Every window becomes a browser with new identifiers: tabs in Firefox's
+/// order with pinned tabs first and each group's tabs together, Firefox's
+/// 1-based `selected` as the active tab and each tab's 1-based `index` as its
+/// current entry. Closed tabs become closed tab entries; closed windows
+/// become browsers named by a closed window entry. The result always passes
+/// `SessionArchive.check()`.
+struct FirefoxArchiveBuilder {
+    /// Used where Firefox recorded no usable time.
+    private let fallbackTime: Date
+    /// The most history entries a tab keeps (the store's default limit).
+    private let maximumEntries: Int
+    private var browsers: [SessionArchive.Browser] = []
+    private var closedEntries: [SessionArchive.ClosedEntry] = []
+    private var tally = Tally()
+
+    /// The document and notes for `file`; `fileTime` stands in for times the
+    /// file does not record (the session's own `lastUpdate` comes first).
+    static func build(
+        _ file: FirefoxSessionFile, fileTime: Date, maximumEntries: Int = NavigationLimits.defaultMaximumEntries
+    ) -> BrowserImport {
+        let sessionTime = file.session.flatMap { time($0.lastUpdate) ?? time($0.startTime) }
+        var builder = FirefoxArchiveBuilder(fallbackTime: sessionTime ?? fileTime, maximumEntries: maximumEntries)
+        for (offset, window) in file.windows.enumerated() {
+            let selected = offset + 1 == (file.selectedWindow ?? 1)
+            builder.add(window, lastActive: selected ? sessionTime : nil, closedAt: nil)
+        }
+        for window in file.closedWindows ?? [] {
+            builder.add(window, lastActive: nil, closedAt: time(window.closedAt) ?? builder.fallbackTime)
+        }
+        builder.tally.savedGroups += file.savedGroups?.count ?? 0
+        let closed = builder.closedEntries.enumerated().sorted {
+            ($0.element.closedAt, $1.offset) > ($1.element.closedAt, $0.offset)
+        }.map(\.element)
+        return BrowserImport(
+            archive: SessionArchive(browsers: builder.browsers, closedEntries: closed), skipped: builder.tally.lines)
+    }
+
+    /// A time in milliseconds since 1970, if it is one the store can keep
+    /// (after 1970, before the year 10000).
+    static func time(_ milliseconds: Double?) -> Date? {
+        guard let milliseconds, milliseconds.isFinite, milliseconds > 0, milliseconds < 253_402_300_800_000 else {
+            return nil
+        }
+        return Date(timeIntervalSince1970: milliseconds.rounded() / 1000)
+    }
+
+    // MARK: - Windows
+
+    /// Adds an open window, or a closed one when `closedAt` is set.
+    private mutating func add(_ window: FirefoxSessionFile.Window, lastActive: Date?, closedAt: Date?) {
+        let browserID = BrowserID()
+        let groups = groups(of: window)
+        var items: [(original: Int, tab: SessionArchive.Tab)] = []
+        for (offset, source) in (window.tabs ?? []).enumerated() {
+            var group: TabGroupID?
+            if let firefoxGroup = source.groupId {
+                if source.pinned == true {
+                    tally.pinnedGrouped += 1
+                } else if let known = groups[firefoxGroup] {
+                    group = known.id
+                } else {
+                    tally.unknownGroup += 1
+                }
+            }
+            guard let tab = tab(source, group: group) else {
+                tally.emptyTabs += 1
+                continue
+            }
+            items.append((offset, tab))
+        }
+        let ordered = Self.listOrder(items, tally: &tally)
+        let kept = !ordered.isEmpty
+        if kept {
+            // Firefox selects the first tab when `selected` is missing (SessionStore.sys.mjs, restoreWindow).
+            let selected = (window.selected ?? 1) - 1
+            let active = items.first { $0.original == selected } ?? items.first { $0.original > selected }
+                ?? items.last
+            var usedGroups: [TabGroupID] = []
+            for item in ordered {
+                if let group = item.tab.group, !usedGroups.contains(group) { usedGroups.append(group) }
+            }
+            let byID = Dictionary(groups.values.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let tabs = ordered.map(\.tab)
+            let closedEntry = closedAt.map { _ in ClosedEntryID() }
+            let lastActiveAt = ([lastActive].compactMap { $0 } + tabs.map(\.lastActiveAt)).max() ?? fallbackTime
+            browsers.append(SessionArchive.Browser(
+                id: browserID, createdAt: tabs.map(\.createdAt).min() ?? fallbackTime, lastActiveAt: lastActiveAt,
+                activeTab: active?.tab.id, closedEntry: closedEntry, groups: usedGroups.compactMap { byID[$0] },
+                tabs: tabs))
+            if let closedEntry, let closedAt {
+                closedEntries.append(SessionArchive.ClosedEntry(
+                    id: closedEntry, kind: .window, closedAt: closedAt, browser: browserID))
+            }
+        } else {
+            tally.emptyWindows += 1
+        }
+        tally.closedGroups += window.closedGroups?.count ?? 0
+        for closed in window.closedTabs ?? [] {
+            guard let tab = tab(closed.state, group: nil) else {
+                tally.emptyClosedTabs += 1
+                continue
+            }
+            let group = (closed.closedInTabGroupId ?? closed.state.groupId).flatMap { groups[$0] }
+            closedEntries.append(SessionArchive.ClosedEntry(
+                kind: .tab, closedAt: Self.time(closed.closedAt) ?? tab.lastActiveAt, browser: kept ? browserID : nil,
+                tabIndex: closed.pos.flatMap { $0 >= 0 ? $0 : nil }, group: group, tabs: [tab]))
+        }
+    }
+
+    /// The window's groups by their Firefox id, with new identifiers.
+    private mutating func groups(of window: FirefoxSessionFile.Window) -> [String: SessionArchive.Group] {
+        var groups: [String: SessionArchive.Group] = [:]
+        for source in window.groups ?? [] where groups[source.id] == nil {
+            let name = source.color ?? "(none)"
+            let color = TabGroupColor(firefoxName: name)
+            if color == nil { tally.unknownColors[name, default: 0] += 1 }
+            groups[source.id] = SessionArchive.Group(
+                title: source.name ?? "", color: color ?? .grey, collapsed: source.collapsed ?? false)
+        }
+        return groups
+    }
+
+    /// The tabs in list order: pinned tabs first, then the others with each
+    /// group's tabs moved up behind its first tab, as the store requires.
+    /// Firefox keeps both rules itself, so a real file loses no order here.
+    private static func listOrder(
+        _ items: [(original: Int, tab: SessionArchive.Tab)], tally: inout Tally
+    ) -> [(original: Int, tab: SessionArchive.Tab)] {
+        let pinned = items.filter(\.tab.pinned)
+        if let firstRegular = items.firstIndex(where: { !$0.tab.pinned }) {
+            tally.movedTabs += items[firstRegular...].filter(\.tab.pinned).count
+        }
+        var runs: [[(original: Int, tab: SessionArchive.Tab)]] = []
+        var runOfGroup: [TabGroupID: Int] = [:]
+        for item in items where !item.tab.pinned {
+            if let group = item.tab.group, let run = runOfGroup[group] {
+                if run != runs.count - 1 { tally.movedTabs += 1 }
+                runs[run].append(item)
+            } else {
+                if let group = item.tab.group { runOfGroup[group] = runs.count }
+                runs.append([item])
+            }
+        }
+        return pinned + runs.joined()
+    }
+
+    // MARK: - Tabs and entries
+
+    /// The tab with the entries the store accepts, or `nil` when none is left.
+    private mutating func tab(_ source: FirefoxSessionFile.Tab, group: TabGroupID?) -> SessionArchive.Tab? {
+        let time = Self.time(source.lastAccessed) ?? fallbackTime
+        let sourceEntries = source.entries ?? []
+        // SessionStore.sys.mjs restores entry `(index || entries.length) - 1`, kept within the entries.
+        let oneBased = source.index.flatMap { $0 == 0 ? nil : $0 } ?? sourceEntries.count
+        let requested = min(max(oneBased - 1, 0), max(sourceEntries.count - 1, 0))
+        var entries: [SessionArchive.Entry] = []
+        var current = 0
+        for (offset, sourceEntry) in sourceEntries.enumerated() {
+            guard let entry = entry(sourceEntry, at: time) else {
+                tally.refusedEntries += 1
+                continue
+            }
+            if offset <= requested { current = entries.count }
+            entries.append(entry)
+        }
+        guard !entries.isEmpty else { return nil }
+        if entries.count > maximumEntries {
+            let start = max(0, min(current - maximumEntries / 2, entries.count - maximumEntries))
+            tally.trimmedEntries += entries.count - maximumEntries
+            entries = Array(entries[start..<(start + maximumEntries)])
+            current -= start
+        }
+        let pinned = source.pinned ?? false
+        return SessionArchive.Tab(
+            pinned: pinned, group: pinned ? nil : group, createdAt: time, lastActiveAt: time,
+            history: SessionArchive.History(currentIndex: current, entries: entries))
+    }
+
+    /// The entry, or `nil` when the store refuses its URL (empty, too long, or
+    /// holding a NUL). Titles lose NUL characters and are cut to the store's limit.
+    private mutating func entry(_ source: FirefoxSessionFile.Entry, at time: Date) -> SessionArchive.Entry? {
+        guard let url = source.url else { return nil }
+        var title = source.title ?? ""
+        if title.contains("\0") { title = title.replacingOccurrences(of: "\0", with: "") }
+        var referrer: String?
+        if let candidate = source.referrer, !candidate.isEmpty {
+            referrer = Self.plainURL(candidate)
+            if referrer == nil { tally.droppedReferrers += 1 }
+        }
+        let item = NavigationItem(url: url, title: title, referrerURL: referrer, timestamp: time)
+        guard let valid = try? item.validated() else { return nil }
+        return SessionArchive.Entry(url: valid.url, title: valid.title, referrerUrl: valid.referrerURL, timestamp: time)
+    }
+
+    /// `text` if it is an absolute URL the store can keep.
+    private static func plainURL(_ text: String) -> String? {
+        guard !text.contains("\0"), text.utf8.count <= NavigationLimits.maximumURLLength,
+              let url = URL(string: text), url.scheme != nil
+        else { return nil }
+        return text
+    }
+}
+
+extension FirefoxArchiveBuilder {
+    /// What was left out or changed, counted while building.
+    struct Tally {
+        var emptyTabs = 0
+        var emptyClosedTabs = 0
+        var emptyWindows = 0
+        var refusedEntries = 0
+        var trimmedEntries = 0
+        var droppedReferrers = 0
+        var unknownColors: [String: Int] = [:]
+        var unknownGroup = 0
+        var pinnedGrouped = 0
+        var movedTabs = 0
+        var closedGroups = 0
+        var savedGroups = 0
+
+        /// One line per kind of thing, in a fixed order; empty when nothing was left out.
+        var lines: [String] {
+            var lines: [String] = []
+            func add(_ verb: String, _ count: Int, _ one: String, _ many: String, _ rest: String = "") {
+                guard count > 0 else { return }
+                lines.append("\(verb) \(count) \(count == 1 ? one : many)" + (rest.isEmpty ? "" : " \(rest)"))
+            }
+            let noEntry = "with no history entry the store accepts"
+            add("skipped", emptyTabs, "tab", "tabs", noEntry)
+            add("skipped", emptyClosedTabs, "closed tab", "closed tabs", noEntry)
+            add("skipped", emptyWindows, "window", "windows", "with no tab left")
+            add("skipped", refusedEntries, "history entry", "history entries",
+                "whose URL the store refuses (empty, too long or holding a NUL)")
+            add("dropped", trimmedEntries, "history entry", "history entries", "beyond the store's limit per tab")
+            add("dropped", droppedReferrers, "referrer", "referrers", "(not a plain URL)")
+            for (name, count) in unknownColors.sorted(by: { $0.key < $1.key }) {
+                let shown = name.count > 40 || name.contains(where: \.isNewline) ? "(unreadable)" : "\"\(name)\""
+                add("made grey", count, "tab group", "tab groups", "of the unknown colour \(shown)")
+            }
+            add("ungrouped", unknownGroup, "tab", "tabs", "whose group is not in its window's group list")
+            add("ungrouped", pinnedGrouped, "pinned tab", "pinned tabs", "(pinned tabs belong to no group)")
+            add("moved", movedTabs, "tab", "tabs", "to keep pinned tabs first and each group together")
+            add("did not import", closedGroups, "closed tab group", "closed tab groups")
+            add("did not import", savedGroups, "saved tab group", "saved tab groups")
+            return lines
+        }
+    }
+}
