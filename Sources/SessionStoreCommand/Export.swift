@@ -61,8 +61,8 @@ extension SessionStore {
 
                 --from firefox reads sessionstore.jsonlz4, sessionstore-backups/recovery.jsonlz4 or \
                 previous.jsonlz4 (mozLz4), a plain session JSON, or a profile directory. --from \
-                chromium reads a Sessions/Session_* command log (with the newest Tabs_* beside it for \
-                recently closed tabs), a Sessions directory or a profile directory. Windows become \
+                chromium reads a Session_* or Tabs_* command log, or a Sessions or profile directory \
+                (the newest Session_* and Tabs_* in it: open windows and recently closed tabs). Windows become \
                 browsers; what a file holds that the store cannot take is counted in note: lines.
                 """)
 

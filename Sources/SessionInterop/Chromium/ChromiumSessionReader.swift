@@ -12,7 +12,10 @@ import SessionStorage
 ///   are skipped and counted.
 /// - `Tabs_*` gives the recently closed tabs, groups and windows, most recent
 ///   first. At exit Chromium records the windows still open there as closed
-///   windows too, so those appear both open and as closed window entries.
+///   windows too; a closed window whose tabs show the same pages as an open
+///   window of `Session_*` is that window again: it gives the open window the
+///   titles `Session_*` lacked (Chromium writes a tab's first entry there
+///   before its title is known), and is left out (and counted).
 ///
 /// Unknown command ids and unreadable payloads are skipped and counted in
 /// ``BrowserImport/skipped`` (Chromium itself stops at the first one); a file
@@ -49,7 +52,8 @@ public enum ChromiumSessionReader {
                 note(file.snss, in: &notes)
                 let log = ChromiumTabRestoreLog(file: file.snss, notes: &notes)
                 var builder = ChromiumArchiveBuilder(fallbackTime: file.modified)
-                let closed = closedItems(log, builder: &builder, notes: &notes)
+                var closed = closedItems(log, builder: &builder, notes: &notes)
+                Self.dropReopenedWindows(&closed, open: &browsers, notes: &notes)
                 browsers += closed.browsers
                 closedEntries = closed.entries
                 builder.note(into: &notes)
@@ -152,6 +156,38 @@ public enum ChromiumSessionReader {
                 + "not a normal browser window (\(skippedWindows.joined(separator: "; ")))")
         }
         return (entries, browsers)
+    }
+
+    /// Leaves out the closed windows that are open windows recorded again at exit
+    /// (the same pages, each tab's current URL in order, as an open browser), after
+    /// taking from them the titles the open window's entries lack.
+    private static func dropReopenedWindows(
+        _ closed: inout (entries: [SessionArchive.ClosedEntry], browsers: [SessionArchive.Browser]),
+        open: inout [SessionArchive.Browser], notes: inout ChromiumReadNotes
+    ) {
+        func pages(_ browser: SessionArchive.Browser) -> [String] {
+            browser.tabs.map { tab in
+                tab.history.currentIndex.flatMap { tab.history.entries.indices.contains($0) ? tab.history.entries[$0].url : nil } ?? ""
+            }
+        }
+        for index in open.indices {
+            guard let copy = closed.browsers.first(where: { pages($0) == pages(open[index]) }) else { continue }
+            for (tab, copied) in zip(open[index].tabs.indices, copy.tabs) {
+                for entry in open[index].tabs[tab].history.entries.indices where open[index].tabs[tab].history.entries[entry].title.isEmpty {
+                    let url = open[index].tabs[tab].history.entries[entry].url
+                    if let title = copied.history.entries.first(where: { $0.url == url && !$0.title.isEmpty })?.title {
+                        open[index].tabs[tab].history.entries[entry].title = title
+                    }
+                }
+            }
+        }
+        let openPages = Set(open.map(pages))
+        let dropped = Set(closed.browsers.filter { openPages.contains(pages($0)) }.compactMap(\.closedEntry))
+        guard !dropped.isEmpty else { return }
+        closed.browsers.removeAll { $0.closedEntry.map(dropped.contains) ?? false }
+        closed.entries.removeAll { dropped.contains($0.id) }
+        notes.note("left out \(dropped.count) closed \(dropped.count == 1 ? "window that is" : "windows that are") "
+            + "an open window recorded again at exit")
     }
 
     private static func restored(_ tab: ChromiumTabRestoreLog.Tab) -> ChromiumRestoredTab {
