@@ -127,10 +127,21 @@ extension SessionStore {
                     message: "\(error.path): not a readable \(from == .firefox ? "Firefox" : "Chromium") session: \(error.reason)",
                     status: ExitStatus.dataError)
             }
-            for line in imported.skipped {
-                FileHandle.standardError.write(Data("sessionstore: note: \(shown(file)): \(shown(line))\n".utf8))
+            let archive = imported.archive
+            guard !archive.browsers.isEmpty || !archive.closedEntries.isEmpty else {
+                // Nothing to import is a bad file, said in one line with the reader's first note.
+                let why = imported.skipped.first.map { " (\($0))" } ?? ""
+                throw InputFailure(
+                    message: "\(shown(file)): no window or tab could be read from this \(from == .firefox ? "Firefox" : "Chromium") session\(why).",
+                    status: ExitStatus.dataError)
             }
-            return imported.archive
+            // A reader's note names the file it read; a directory's path comes first.
+            let name = (file as NSString).lastPathComponent
+            for line in imported.skipped {
+                let place = line.hasPrefix(name + ":") ? "" : "\(shown(file)): "
+                FileHandle.standardError.write(Data("sessionstore: note: \(place)\(shown(line))\n".utf8))
+            }
+            return archive
         }
 
         /// This store's own JSON document, from the file or standard input.

@@ -14,7 +14,9 @@ import Testing
     enum BadFile: String, CaseIterable, Sendable, CustomStringConvertible {
         case firefoxTruncated, firefoxGarbage, firefoxWrongMagic, firefoxSizeTooSmall, firefoxSizeTooLarge
         case firefoxBomb, firefoxEmptyDirectory, firefoxNotASession
+        case firefoxNoWindow
         case chromiumBadMagic, chromiumBadVersion, chromiumEmptyFile, chromiumEmptyDirectory, chromiumGarbage
+        case chromiumHeaderOnly, chromiumTruncatedFirstCommand
         var description: String { rawValue }
         var browser: String { rawValue.hasPrefix("firefox") ? "firefox" : "chromium" }
     }
@@ -46,6 +48,9 @@ import Testing
         case .chromiumBadMagic: data = Data("SNSX".utf8) + Data([3, 0, 0, 0])
         case .chromiumBadVersion: data = Data("SNSS".utf8) + Data([42, 0, 0, 0])
         case .chromiumEmptyFile: data = Data()
+        case .firefoxNoWindow: data = Data(#"{"version": ["sessionrestore", 1], "windows": [], "_closedWindows": []}"#.utf8)
+        case .chromiumHeaderOnly: data = Data("SNSS".utf8) + Data([3, 0, 0, 0])
+        case .chromiumTruncatedFirstCommand: data = Data("SNSS".utf8) + Data([3, 0, 0, 0, 0x20, 0x00, 6]) + Data("abc".utf8)
         }
         try data.write(to: URL(fileURLWithPath: path))
         return path
