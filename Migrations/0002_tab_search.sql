@@ -1,4 +1,6 @@
 -- 0002_tab_search.sql
+-- compatibility: additive (new tables and triggers only: a binary that knows
+-- only 0001 reads and writes the store, and the triggers keep the index right)
 --
 -- Full-text search over the page every tab shows: its current history entry's
 -- title and URL (the shown URL, `virtual_url`, when there is one), for open

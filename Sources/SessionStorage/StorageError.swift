@@ -19,7 +19,12 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible, L
     case notASessionStore(path: String, reason: String)
     /// The file is a damaged SQLite database.
     case corrupt(path: String, reason: String)
-    /// The file was migrated by a newer version of this library.
+    /// The file was migrated by a newer version of this library, in a way this
+    /// version must not write: `applied` is the schema version a binary must know
+    /// to write it, `known` the newest this binary knows. Reading it still works
+    /// (``SessionDatabase/openReadOnly(atPath:configuration:)``) where the tables
+    /// read are unchanged; an app can offer to export before starting fresh.
+    /// A newer store whose newer migrations are all additive is not refused.
     case databaseNewerThanBinary(path: String, applied: String, known: String)
     /// An applied migration's recorded checksum differs from this binary's SQL.
     case migrationChecksumMismatch(path: String, identifier: String)
@@ -70,7 +75,7 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible, L
         case .corrupt(let path, let reason):
             "\(shown(path)): the database is corrupt (\(reason)); restore it from a backup."
         case .databaseNewerThanBinary(let path, let applied, let known):
-            "\(shown(path)): migrated by a newer version (applied \(applied), this binary knows up to \(known)); use a newer version of the app or tool."
+            "\(shown(path)): migrated by a newer version that older ones must not write (it needs schema \(applied); this binary knows up to \(known)); use a newer version of the app or tool, or read it only."
         case .migrationChecksumMismatch(let path, let identifier):
             "\(shown(path)): applied migration \(identifier) differs from this binary's copy of it; the schema cannot be trusted."
         case .migrationFailed(let path, let identifier, let reason):

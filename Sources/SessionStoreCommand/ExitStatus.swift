@@ -53,7 +53,7 @@ enum ExitStatus {
         case .migrationsPending(let path, let pending):
             "\(shown(path)): \(pending.count) migration(s) pending (\(pending.joined(separator: ", "))); run `sessionstore migrate --db \(shown(path))`."
         case .databaseNewerThanBinary(let path, let applied, let known):
-            "\(shown(path)): migrated by a newer version (applied \(applied), this binary knows up to \(known)); use a newer sessionstore."
+            "\(shown(path)): migrated by a newer version that older ones must not write (it needs schema \(applied); this binary knows up to \(known)); use a newer sessionstore. Read-only commands (ls, export, …) still read it."
         case .corrupt(let path, _):
             error.description + " To salvage what can be read: sessionstore recover --db \(shown(path))"
         case .unknownTab, .unknownBrowser:

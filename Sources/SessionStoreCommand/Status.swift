@@ -26,6 +26,12 @@ extension SessionStore {
             print("schema version:  \(status.schemaVersion ?? "none")")
             print("applied:         \(status.applied.isEmpty ? "none" : status.applied.joined(separator: ", "))")
             print("pending:         \(status.pending.isEmpty ? "none" : status.pending.joined(separator: ", "))")
+            // The oldest schema a binary must know to write this store: older ones may still use it.
+            print("compatible from: \(status.oldestCompatibleVersion ?? "none")")
+            if !status.newer.isEmpty {
+                let access = status.writable ? "reads and writes it" : "may only read it"
+                print("newer:           \(status.newer.joined(separator: ", ")) (unknown to this binary, which \(access))")
+            }
             if let counts = status.counts {
                 print("browsers:        \(counts.browsers)")
                 print("tabs:            \(counts.tabs)")

@@ -34,9 +34,26 @@ public final class TemporaryStore {
     /// A store in a file of a new temporary directory.
     public static func onDisk(configuration: SessionDatabase.Configuration = .init()) throws -> TemporaryStore {
         let directory = try TemporaryDirectory()
-        return TemporaryStore(
-            directory: directory,
-            database: try SessionDatabase.open(atPath: directory.file("store.sqlite"), configuration: configuration))
+        let path = directory.file("store.sqlite")
+        guard let older = olderBinary(configuration) else {
+            return TemporaryStore(directory: directory, database: try SessionDatabase.open(atPath: path, configuration: configuration))
+        }
+        // The newest store, used from here on by an older binary.
+        try SessionDatabase.open(atPath: path, configuration: configuration).close()
+        return TemporaryStore(directory: directory, database: try SessionDatabase.open(atPath: path, configuration: older))
+    }
+
+    /// With `SESSIONSTORE_TEST_KNOWN_MIGRATIONS=N` in the environment, `configuration` as
+    /// a binary that knows only the first N migrations: on-disk stores are made by the
+    /// newest binary, then opened (and reopened) by that older one, so that the repository
+    /// suite runs as an app rolled back to an older release would. `nil` otherwise.
+    static func olderBinary(_ configuration: SessionDatabase.Configuration) -> SessionDatabase.Configuration? {
+        guard let text = ProcessInfo.processInfo.environment["SESSIONSTORE_TEST_KNOWN_MIGRATIONS"],
+              let count = Int(text), configuration.knownMigrationCount == nil
+        else { return nil }
+        var older = configuration
+        older.knownMigrationCount = count
+        return older
     }
 
     /// A store in memory.

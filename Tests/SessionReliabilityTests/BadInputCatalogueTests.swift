@@ -30,7 +30,15 @@ import Testing
             if subcommand == "prune" { return [0, 65] }
             return [65]
         case .directory, .garbage, .truncated, .foreign: return [65]
-        case .newer: return [78]
+        case .newer:
+            // A newer binary's migration not recorded as additive: never written (78), still
+            // read where its tables are unchanged; `show` of a random id finds no tab (65).
+            switch subcommand {
+            case "migrate", "import", "demo", "prune": return [78]
+            case "restore", "show": return [65, 78]
+            case "search": return [1]  // read, and the empty store has no match
+            default: return [0]
+            }
         case .flipped:
             // A damaged page: `check` must find it (1) or fail to read (65); others fail with
             // 65 when they touch the page, else succeed.
@@ -85,7 +93,11 @@ import Testing
         try #require(result.status == 0, "\(result)")
     }
 
-    static let cases: [(String, BadFile)] = subcommands.flatMap { subcommand in BadFile.allCases.map { (subcommand, $0) } }
+    /// Every pair but `watch` on a newer store, which it reads: it runs until stopped,
+    /// as on any readable store (its own tests cover that).
+    static let cases: [(String, BadFile)] = subcommands.flatMap { subcommand in
+        BadFile.allCases.filter { !(subcommand == "watch" && $0 == .newer) }.map { (subcommand, $0) }
+    }
 
     @Test(arguments: cases)
     func subcommand_onBadFile_exitsAsDocumented_withOneLine_fileUnchanged(_ subcommand: String, _ bad: BadFile) throws {
@@ -108,7 +120,8 @@ import Testing
             let writes = ["migrate", "import", "demo"].contains(subcommand) && [.missing, .empty].contains(bad)
             func assertions() {
                 #expect(expected.contains(result.status), "\(subcommand) on \(bad): \(result)")
-                if result.status != 0 {
+                // `search` exits 1 with nothing on stderr when nothing matches.
+                if result.status != 0 && !(subcommand == "search" && result.status == 1) {
                     #expect(result.stderrLines.count == 1, "\(subcommand) on \(bad): not one line: \(result.stderr)")
                     #expect(result.stderr.hasPrefix("sessionstore: "), "\(result.stderr)")
                     if result.status != 1 { #expect(result.stdout.isEmpty, "\(subcommand) on \(bad): \(result)") }

@@ -97,7 +97,7 @@ import Testing
         let schema = try queue.read { db in
             try String.fetchAll(db, sql: """
                 SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'
-                AND name NOT IN ('grdb_migrations', 'schema_migrations')
+                AND name NOT IN ('grdb_migrations', 'schema_migrations', 'schema_compatibility')
                 AND (name = 'tab_search_pages' OR name NOT GLOB 'tab_search*')
                 """).map { table in
                 (table, try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table]))

@@ -172,7 +172,8 @@ import Testing
         ("status", .truncated, 65), ("check", .truncated, 65), ("migrate", .truncated, 65),
         ("check", .empty, 65),
         ("status", .foreign, 65), ("check", .foreign, 65), ("migrate", .foreign, 65),
-        ("status", .newer, 78), ("check", .newer, 78), ("migrate", .newer, 78),
+        // A newer binary's migration not recorded as additive: readable, never written.
+        ("status", .newer, 0), ("check", .newer, 0), ("migrate", .newer, 78),
     ]
 
     @Test(arguments: cases)
@@ -183,9 +184,15 @@ import Testing
             let before = fileBytes(path)
             let result = try binary.run([subcommand, "--db", path], in: dir.path)
             #expect(result.status == expected, "\(result)")
-            #expect(result.stdout.isEmpty)
-            #expect(result.stderr.hasPrefix("sessionstore: \(path): "))
-            #expect(result.stderr.filter { $0 == "\n" }.count == 1, "one line: \(result.stderr)")
+            if expected == 0 {
+                // A newer store read, not written: status says so, check checks what it knows.
+                #expect(result.stderr.isEmpty)
+                if subcommand == "status" { #expect(result.stdout.contains("newer:           9999_future (unknown to this binary, which may only read it)")) }
+            } else {
+                #expect(result.stdout.isEmpty)
+                #expect(result.stderr.hasPrefix("sessionstore: \(path): "))
+                #expect(result.stderr.filter { $0 == "\n" }.count == 1, "one line: \(result.stderr)")
+            }
             #expect(fileBytes(path) == before)
             if bad == .missing { #expect(!FileManager.default.fileExists(atPath: path)) }
         }

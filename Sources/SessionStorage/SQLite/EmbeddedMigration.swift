@@ -18,4 +18,27 @@ package struct EmbeddedMigration: Sendable, Hashable {
         self.sql = sql
         self.checksum = checksum
     }
+
+    /// What a migration does to binaries that know only the migrations before it.
+    package enum Compatibility: String, Sendable, CaseIterable {
+        /// The first schema: there is no older binary.
+        case base
+        /// New tables, columns with defaults, indexes, and triggers that keep derived
+        /// data in step: an older binary still reads and writes the store.
+        case additive
+        /// Anything else (a changed table, a dropped object, a new rule old writes
+        /// would break): an older binary must not write the store.
+        case breaking
+    }
+
+    /// The migration's declared compatibility: its `-- compatibility: KIND` line
+    /// (the first word after the colon). A file without one is `breaking`, the safe reading.
+    package var compatibility: Compatibility {
+        for line in sql.split(separator: "\n", omittingEmptySubsequences: false).prefix(20) {
+            guard line.hasPrefix("-- compatibility:") else { continue }
+            let word = line.dropFirst("-- compatibility:".count).split(separator: " ").first.map(String.init) ?? ""
+            return Compatibility(rawValue: word) ?? .breaking
+        }
+        return .breaking
+    }
 }

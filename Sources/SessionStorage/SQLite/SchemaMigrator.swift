@@ -23,6 +23,17 @@ struct SchemaMigrator: Sendable {
         self.migrations = migrations
     }
 
+    /// The migrations a binary with `configuration` knows: all of them, or the
+    /// first ``SessionDatabase/Configuration/knownMigrationCount`` (an older binary, in tests).
+    init(_ configuration: SessionDatabase.Configuration) {
+        self.init(migrations: Array(EmbeddedMigration.all.prefix(configuration.knownMigrationCount ?? Int.max)))
+    }
+
+    /// The table recording each applied migration's compatibility, so that an older
+    /// binary, which does not know a newer migration, can still tell whether it may
+    /// write the store. Made by the migrator (like `schema_migrations`), not by a migration.
+    static let compatibilityTable = "schema_compatibility"
+
     private var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         for migration in migrations {
@@ -43,6 +54,21 @@ struct SchemaMigrator: Sendable {
                         VALUES (?, ?, strftime('%Y-%m-%d %H:%M:%f', 'now'))
                         """,
                     arguments: [migration.identifier, checksum])
+                try db.execute(sql: """
+                    CREATE TABLE IF NOT EXISTS schema_compatibility (
+                        identifier TEXT PRIMARY KEY NOT NULL,
+                        compatibility TEXT NOT NULL CHECK (compatibility IN ('base', 'additive', 'breaking')))
+                    """)
+                // This migration's, and those of earlier ones applied before the table existed.
+                for known in migrations {
+                    try db.execute(
+                        sql: """
+                            INSERT OR IGNORE INTO schema_compatibility (identifier, compatibility)
+                            SELECT identifier, ? FROM schema_migrations WHERE identifier = ?
+                            """,
+                        arguments: [known.compatibility.rawValue, known.identifier])
+                    if known.identifier == migration.identifier { break }
+                }
             }
         }
         return migrator
@@ -50,12 +76,18 @@ struct SchemaMigrator: Sendable {
 
     /// Reads where the schema stands, refusing a database this binary must not touch.
     ///
+    /// A store that a newer binary migrated is usable when every migration this
+    /// binary does not know was recorded as additive: it reads and writes it,
+    /// ignoring what those migrations added. Otherwise it may only read it
+    /// (`forWriting: false`), as far as the tables it reads are unchanged.
+    ///
     /// - Throws: ``StorageError/notASessionStore(path:reason:)`` for another
-    ///   application's database, ``StorageError/databaseNewerThanBinary(path:applied:known:)``
-    ///   when a migration unknown to this binary was applied, and
+    ///   application's database; ``StorageError/databaseNewerThanBinary(path:applied:known:)``
+    ///   when, for writing, a migration this binary does not know was not additive
+    ///   (`applied` names the oldest schema version a binary must know); and
     ///   ``StorageError/migrationChecksumMismatch(path:identifier:)`` when an applied
     ///   migration's SQL differs from this binary's.
-    func status(_ db: Database, path: String) throws -> SchemaStatus {
+    func status(_ db: Database, path: String, forWriting: Bool = true) throws -> SchemaStatus {
         let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
         if applicationID != 0 && applicationID != Self.applicationID {
             throw StorageError.notASessionStore(
@@ -82,8 +114,23 @@ struct SchemaMigrator: Sendable {
 
         let appliedIdentifiers = try migrator.appliedIdentifiers(db)
         let known = migrations.map(\.identifier)
-        if let unknown = appliedIdentifiers.subtracting(known).sorted().last {
-            throw StorageError.databaseNewerThanBinary(path: path, applied: unknown, known: known.last ?? "none")
+        let newer = appliedIdentifiers.subtracting(known).sorted()
+        // What each applied migration declared; a newer one recorded without a declaration counts as breaking.
+        var declared: [String: EmbeddedMigration.Compatibility] = [:]
+        if tables.contains(Self.compatibilityTable) {
+            for row in try Row.fetchAll(db, sql: "SELECT identifier, compatibility FROM schema_compatibility") {
+                let identifier: String = try row.decode(forColumn: "identifier")
+                declared[identifier] = EmbeddedMigration.Compatibility(rawValue: try row.decode(forColumn: "compatibility"))
+            }
+        }
+        for migration in migrations { declared[migration.identifier] = migration.compatibility }
+        let oldestCompatible = appliedIdentifiers.sorted().last { (declared[$0] ?? .breaking) != .additive }
+        // Known migrations left unapplied beneath newer ones cannot be applied now: not writable either.
+        let skipped = !newer.isEmpty && known.contains { !appliedIdentifiers.contains($0) }
+        let isWritable = (oldestCompatible.map(known.contains) ?? true) && !skipped
+        if forWriting, !newer.isEmpty, !isWritable {
+            throw StorageError.databaseNewerThanBinary(
+                path: path, applied: oldestCompatible ?? newer.last!, known: known.last ?? "none")
         }
         let recorded = try Row.fetchAll(
             db, sql: "SELECT identifier, checksum, applied_at FROM schema_migrations ORDER BY applied_at, identifier")
@@ -105,7 +152,9 @@ struct SchemaMigrator: Sendable {
             }
             applied.append(record)
         }
-        return SchemaStatus(applied: applied, pending: pending)
+        return SchemaStatus(
+            applied: applied, pending: newer.isEmpty ? pending : [], newer: newer,
+            oldestCompatibleVersion: oldestCompatible, isWritable: isWritable)
     }
 
     /// Applies every pending migration, each in its own transaction.

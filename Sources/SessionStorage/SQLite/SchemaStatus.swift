@@ -14,9 +14,18 @@ public struct SchemaStatus: Sendable, Hashable {
     public var applied: [AppliedMigration]
     /// Identifiers of the migrations this binary would apply, in order.
     public var pending: [String]
+    /// Migrations applied by a newer binary that this one does not know, in order.
+    public var newer: [String] = []
+    /// The oldest schema version a binary must know to write the store: the last
+    /// applied migration that older binaries cannot use (`nil` for a new store).
+    /// Additive migrations after it (new tables, indexes, triggers) leave older
+    /// binaries able to read and write.
+    public var oldestCompatibleVersion: String?
+    /// Whether this binary may write the store: it knows ``oldestCompatibleVersion``.
+    public var isWritable = true
 
-    /// The identifier of the last applied migration, or `nil` for a new database.
-    public var version: String? { applied.last?.identifier }
+    /// The identifier of the last applied migration (a newer binary's, if any), or `nil` for a new database.
+    public var version: String? { newer.last ?? applied.last?.identifier }
     /// Whether every migration this binary knows is applied.
     public var isCurrent: Bool { pending.isEmpty }
 }

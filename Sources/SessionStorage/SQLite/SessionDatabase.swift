@@ -77,6 +77,10 @@ public final class SessionDatabase: Sendable {
         public var closedEntryLifetime: TimeInterval = 14 * 24 * 60 * 60
         /// The most memory the writing connection's page cache takes, in KiB.
         static let writerCacheKiB = 32 * 1024
+
+        /// How many of the embedded migrations this binary knows; `nil` for all of
+        /// them. Tests set it to act as an older binary (the migrator cut at N).
+        package var knownMigrationCount: Int?
         /// When the store snapshots itself (see ``SnapshotPolicy``); `nil` turns snapshots off.
         public var snapshots: SnapshotPolicy? = SnapshotPolicy()
 
@@ -188,7 +192,7 @@ public final class SessionDatabase: Sendable {
                     // GRDB sets synchronous=NORMAL when it opens a pool, after the store's own
                     // settings: set the configured one again (the value is this package's constant).
                     try db.execute(sql: "PRAGMA synchronous = \(configuration.synchronous.rawValue)")
-                    return try SchemaMigrator().status(db, path: path)
+                    return try SchemaMigrator(configuration).status(db, path: path)
                 }
             } catch {
                 try? pool.close()
@@ -312,7 +316,9 @@ public final class SessionDatabase: Sendable {
         let queue = try SessionStoreFile.readOnlyQueue(atPath: path, configuration: configuration)
         do {
             try queue.read { db in
-                let status = try SchemaMigrator().status(db, path: path)
+                // A newer store this binary cannot write is still read (`forWriting: false`):
+                // what it reads of tables the newer schema changed fails at that read.
+                let status = try SchemaMigrator(configuration).status(db, path: path, forWriting: false)
                 if !status.isCurrent { throw StorageError.migrationsPending(path: path, pending: status.pending) }
                 // A damaged page would otherwise surface later, in the middle of a read.
                 let problems = try String.fetchAll(db, sql: "PRAGMA quick_check")
@@ -335,7 +341,7 @@ public final class SessionDatabase: Sendable {
         var config = configuration.grdb(readonly: false)
         config.label = "off-the-record"
         let queue = try DatabaseQueue(configuration: config)
-        try SchemaMigrator().migrate(queue, path: ":memory:")
+        try SchemaMigrator(configuration).migrate(queue, path: ":memory:")
         return SessionDatabase(path: nil, writer: queue, configuration: configuration)
     }
 }

@@ -32,6 +32,13 @@ extension SessionStoreFile {
         public var applied: [String]
         /// Migrations this binary would apply, in order.
         public var pending: [String]
+        /// The oldest schema version a binary must know to write the store (the last
+        /// applied migration older binaries cannot use); `nil` for an empty file.
+        public var oldestCompatibleVersion: String?
+        /// Applied migrations this binary does not know (a newer binary's), in order.
+        public var newer: [String] = []
+        /// Whether this binary may write the store.
+        public var writable = true
         /// Row counts; `nil` until the schema is current.
         public var counts: Counts?
     }
@@ -44,7 +51,7 @@ extension SessionStoreFile {
     ) throws -> Status {
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
         return try readOnly(atPath: path, configuration: configuration, operation: "reading the status") { db in
-            let schema = try SchemaMigrator().status(db, path: path)
+            let schema = try SchemaMigrator(configuration).status(db, path: path, forWriting: false)
             var counts: Status.Counts?
             if schema.isCurrent {
                 counts = Status.Counts(
@@ -66,8 +73,11 @@ extension SessionStoreFile {
                 applicationID: try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0,
                 journalMode: try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "unknown",
                 schemaVersion: schema.version,
-                applied: schema.applied.map(\.identifier),
+                applied: schema.applied.map(\.identifier) + schema.newer,
                 pending: schema.pending,
+                oldestCompatibleVersion: schema.oldestCompatibleVersion,
+                newer: schema.newer,
+                writable: schema.isWritable,
                 counts: counts)
         }
     }

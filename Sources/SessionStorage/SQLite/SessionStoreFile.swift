@@ -35,7 +35,7 @@ public enum SessionStoreFile {
     public static func migrate(
         atPath path: String, configuration: SessionDatabase.Configuration = .init(), dryRun: Bool = false
     ) throws -> MigrationReport {
-        try migrate(atPath: path, configuration: configuration, dryRun: dryRun, migrator: SchemaMigrator())
+        try migrate(atPath: path, configuration: configuration, dryRun: dryRun, migrator: SchemaMigrator(configuration))
     }
 
     @discardableResult

@@ -37,11 +37,12 @@ extension SessionStoreFile {
         atPath path: String, configuration: SessionDatabase.Configuration = .init()
     ) throws -> [Problem] {
         try readOnly(atPath: path, configuration: configuration, operation: "checking") { db in
-            let schema = try SchemaMigrator().status(db, path: path)
+            let migrator = SchemaMigrator(configuration)
+            let schema = try migrator.status(db, path: path, forWriting: false)
             guard schema.isCurrent else {
                 throw StorageError.migrationsPending(path: path, pending: schema.pending)
             }
-            return try StoreChecker(db: db).problems()
+            return try StoreChecker(db: db, migrator: migrator, newerMigrations: schema.newer).problems()
         }
     }
 }

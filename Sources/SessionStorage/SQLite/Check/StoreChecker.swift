@@ -5,6 +5,11 @@ internal import GRDB
 struct StoreChecker {
     typealias Problem = SessionStoreFile.Problem
     let db: Database
+    /// The migrations this binary knows: the schema it checks against.
+    var migrator = SchemaMigrator()
+    /// Applied migrations this binary does not know (each additive): the objects
+    /// they made are not this binary's to judge, and are left alone.
+    var newerMigrations: [String] = []
 
     /// Problems of one family listed at most this many times per table or check.
     static let listedProblems = 100
