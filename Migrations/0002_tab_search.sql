@@ -6,8 +6,8 @@
 -- title and URL (the shown URL, `virtual_url`, when there is one), for open
 -- tabs and for the tabs of recently closed entries alike.
 --
--- * `tab_search_pages` holds one row per tab: the tab's current title and URL,
---   denormalised. Triggers on `tabs` and `navigation_entries` keep it in step in
+-- * `tab_search_pages` holds one row per tab that shows a page: the tab's
+--   current title and URL, denormalised. Triggers on `tabs` and `navigation_entries` keep it in step in
 --   the transaction that changes them, whoever writes (this library, an older
 --   or newer one, or `sqlite3`), so it never needs rebuilding by hand.
 -- * `tab_search` is an FTS5 index over that table (external content): its own
@@ -45,14 +45,16 @@ CREATE TRIGGER tab_search_pages_after_update AFTER UPDATE ON tab_search_pages BE
     INSERT INTO tab_search (rowid, title, url) VALUES (new.id, new.title, new.url);
 END;
 
--- The content table follows the tabs and their current entries. Each refresh
--- writes only when the page really changed, so the index is not rewritten for
--- a move, an activation or a pin.
-CREATE TRIGGER tab_search_after_tab_insert AFTER INSERT ON tabs BEGIN
+-- The content table follows the tabs and their current entries: a tab has a
+-- row while it shows a page (a new tab, with no history yet, has none). Each
+-- refresh writes only when the page really changed, so the index is not
+-- rewritten for a move, an activation or a pin.
+CREATE TRIGGER tab_search_after_tab_insert AFTER INSERT ON tabs
+WHEN new.current_entry_index IS NOT NULL
+BEGIN
     INSERT INTO tab_search_pages (tab_id, title, url)
-    SELECT new.id, coalesce(e.title, ''), coalesce(e.virtual_url, e.url, '')
-    FROM (SELECT 1) LEFT JOIN navigation_entries AS e
-        ON e.tab_id = new.id AND e.sequence = new.history_start + new.current_entry_index;
+    SELECT new.id, e.title, coalesce(e.virtual_url, e.url) FROM navigation_entries AS e
+    WHERE e.tab_id = new.id AND e.sequence = new.history_start + new.current_entry_index;
 END;
 CREATE TRIGGER tab_search_after_tab_delete AFTER DELETE ON tabs BEGIN
     DELETE FROM tab_search_pages WHERE tab_id = old.id;
@@ -63,47 +65,49 @@ END;
 CREATE TRIGGER tab_search_after_tab_update AFTER UPDATE OF current_entry_index, history_start ON tabs
 WHEN new.current_entry_index IS NOT old.current_entry_index OR new.history_start IS NOT old.history_start
 BEGIN
-    UPDATE tab_search_pages
-    SET title = page.title, url = page.url
-    FROM (
-        SELECT coalesce(e.title, '') AS title, coalesce(e.virtual_url, e.url, '') AS url
-        FROM (SELECT 1) LEFT JOIN navigation_entries AS e
-            ON e.tab_id = new.id AND e.sequence = new.history_start + new.current_entry_index
-    ) AS page
-    WHERE tab_search_pages.tab_id = new.id
-        AND (tab_search_pages.title IS NOT page.title OR tab_search_pages.url IS NOT page.url);
+    DELETE FROM tab_search_pages
+    WHERE tab_id = new.id AND NOT EXISTS (
+        SELECT 1 FROM navigation_entries
+        WHERE tab_id = new.id AND sequence = new.history_start + new.current_entry_index);
+    INSERT INTO tab_search_pages (tab_id, title, url)
+    SELECT new.id, e.title, coalesce(e.virtual_url, e.url) FROM navigation_entries AS e
+    WHERE e.tab_id = new.id AND e.sequence = new.history_start + new.current_entry_index
+    ON CONFLICT (tab_id) DO UPDATE SET title = excluded.title, url = excluded.url
+    WHERE title IS NOT excluded.title OR url IS NOT excluded.url;
 END;
 CREATE TRIGGER tab_search_after_entry_insert AFTER INSERT ON navigation_entries
 WHEN new.sequence = (SELECT history_start + current_entry_index FROM tabs WHERE id = new.tab_id)
 BEGIN
-    UPDATE tab_search_pages SET title = new.title, url = coalesce(new.virtual_url, new.url)
-    WHERE tab_id = new.tab_id AND (title IS NOT new.title OR url IS NOT coalesce(new.virtual_url, new.url));
+    INSERT INTO tab_search_pages (tab_id, title, url) VALUES (new.tab_id, new.title, coalesce(new.virtual_url, new.url))
+    ON CONFLICT (tab_id) DO UPDATE SET title = excluded.title, url = excluded.url
+    WHERE title IS NOT excluded.title OR url IS NOT excluded.url;
 END;
 CREATE TRIGGER tab_search_after_entry_update AFTER UPDATE OF title, url, virtual_url, sequence, tab_id
 ON navigation_entries
 WHEN new.sequence = (SELECT history_start + current_entry_index FROM tabs WHERE id = new.tab_id)
     OR old.sequence = (SELECT history_start + current_entry_index FROM tabs WHERE id = old.tab_id)
 BEGIN
-    UPDATE tab_search_pages
-    SET title = page.title, url = page.url
-    FROM (
-        SELECT t.id AS tab_id, coalesce(e.title, '') AS title, coalesce(e.virtual_url, e.url, '') AS url
-        FROM tabs AS t LEFT JOIN navigation_entries AS e
+    DELETE FROM tab_search_pages
+    WHERE tab_id IN (new.tab_id, old.tab_id) AND NOT EXISTS (
+        SELECT 1 FROM tabs AS t JOIN navigation_entries AS e
             ON e.tab_id = t.id AND e.sequence = t.history_start + t.current_entry_index
-        WHERE t.id IN (new.tab_id, old.tab_id)
-    ) AS page
-    WHERE tab_search_pages.tab_id = page.tab_id
-        AND (tab_search_pages.title IS NOT page.title OR tab_search_pages.url IS NOT page.url);
+        WHERE t.id = tab_search_pages.tab_id);
+    INSERT INTO tab_search_pages (tab_id, title, url)
+    SELECT t.id, e.title, coalesce(e.virtual_url, e.url)
+    FROM tabs AS t JOIN navigation_entries AS e
+        ON e.tab_id = t.id AND e.sequence = t.history_start + t.current_entry_index
+    WHERE t.id IN (new.tab_id, old.tab_id)
+    ON CONFLICT (tab_id) DO UPDATE SET title = excluded.title, url = excluded.url
+    WHERE title IS NOT excluded.title OR url IS NOT excluded.url;
 END;
 CREATE TRIGGER tab_search_after_entry_delete AFTER DELETE ON navigation_entries
 WHEN old.sequence = (SELECT history_start + current_entry_index FROM tabs WHERE id = old.tab_id)
 BEGIN
-    UPDATE tab_search_pages SET title = '', url = ''
-    WHERE tab_id = old.tab_id AND (title <> '' OR url <> '');
+    DELETE FROM tab_search_pages WHERE tab_id = old.tab_id;
 END;
 
--- Existing stores: one row per tab, with its current page.
+-- Existing stores: one row per tab that shows a page.
 INSERT INTO tab_search_pages (tab_id, title, url)
-SELECT t.id, coalesce(e.title, ''), coalesce(e.virtual_url, e.url, '')
-FROM tabs AS t LEFT JOIN navigation_entries AS e
+SELECT t.id, e.title, coalesce(e.virtual_url, e.url)
+FROM tabs AS t JOIN navigation_entries AS e
     ON e.tab_id = t.id AND e.sequence = t.history_start + t.current_entry_index;
