@@ -1,5 +1,4 @@
 -- 0001_create_session_schema.sql
--- compatibility: base
 --
 -- The first schema of the session store: browsers (windows), their ordered tab
 -- lists, tab groups, opener links, each tab's navigation history, opaque engine

@@ -48,18 +48,23 @@ END;
 -- The content table follows the tabs and their current entries: a tab has a
 -- row while it shows a page (a new tab, with no history yet, has none). Each
 -- refresh writes only when the page really changed, so the index is not
--- rewritten for a move, an activation or a pin.
-CREATE TRIGGER tab_search_after_tab_insert AFTER INSERT ON tabs
-WHEN new.current_entry_index IS NOT NULL
-BEGIN
+-- rewritten for a move, an activation or a pin. Rows are removed by a DELETE
+-- (which fires the index's trigger) before one is written for a tab id, and
+-- written with an upsert: a writer's `INSERT OR REPLACE INTO tabs` removes the
+-- old row without firing delete triggers, and its conflict rule would
+-- otherwise pass to these statements and bypass the index's triggers too.
+CREATE TRIGGER tab_search_after_tab_insert AFTER INSERT ON tabs BEGIN
+    DELETE FROM tab_search_pages WHERE tab_id = new.id;
     INSERT INTO tab_search_pages (tab_id, title, url)
     SELECT new.id, e.title, coalesce(e.virtual_url, e.url) FROM navigation_entries AS e
-    WHERE e.tab_id = new.id AND e.sequence = new.history_start + new.current_entry_index;
+    WHERE e.tab_id = new.id AND e.sequence = new.history_start + new.current_entry_index
+    ON CONFLICT (tab_id) DO UPDATE SET title = excluded.title, url = excluded.url;
 END;
 CREATE TRIGGER tab_search_after_tab_delete AFTER DELETE ON tabs BEGIN
     DELETE FROM tab_search_pages WHERE tab_id = old.id;
 END;
 CREATE TRIGGER tab_search_after_tab_id_update AFTER UPDATE OF id ON tabs WHEN new.id IS NOT old.id BEGIN
+    DELETE FROM tab_search_pages WHERE tab_id = new.id;
     UPDATE tab_search_pages SET tab_id = new.id WHERE tab_id = old.id;
 END;
 CREATE TRIGGER tab_search_after_tab_update AFTER UPDATE OF current_entry_index, history_start ON tabs

@@ -186,7 +186,7 @@ import Testing
     @Test func read_decompressionBombOverTheCap_isRefusedBeforeAllocating() throws {
         let bomb = Data(MozLz4.magic) + Self.littleEndian(0xFFFF_FFF0) + Data([0x1F, 0x00, 0x01, 0x00])
         let error = try Self.readError(writing: bomb, as: "bomb.jsonlz4")
-        #expect(error?.reason == "the mozLz4 size field says 4294967280 bytes, over the limit of 1073741824")
+        #expect(error?.reason == "the mozLz4 size field says 4294967280 bytes, over the limit of 268435456")
     }
 
     /// 100 MB stated for a 16-byte block: under the cap, but no LZ4 block expands that far.
@@ -198,7 +198,7 @@ import Testing
 
     @Test func decompress_bomb_throwsTheSameReason() {
         let bomb = Data(MozLz4.magic) + Self.littleEndian(0xFFFF_FFF0) + Data([0x1F, 0x00])
-        #expect(throws: MozLz4.Failure(reason: "the mozLz4 size field says 4294967280 bytes, over the limit of 1073741824")) {
+        #expect(throws: MozLz4.Failure(reason: "the mozLz4 size field says 4294967280 bytes, over the limit of 268435456")) {
             try MozLz4.decompress(bomb)
         }
     }
@@ -223,6 +223,22 @@ import Testing
     @Test func read_windowsOfTheWrongType_namesThePlace() throws {
         let error = try Self.readError(writing: Data(#"{"windows": [{"tabs": [{"index": "two"}]}]}"#.utf8), as: "session.json")
         #expect(error?.reason == "not a Firefox session: $.windows[0].tabs[0].index is not a number")
+    }
+
+    /// The smallest integers JSON can hold as an entry index or a selected tab are
+    /// clamped before any arithmetic (Swift traps on overflow): the file reads.
+    @Test func read_extremeIndexes_areClamped_notACrash() throws {
+        let json = #"""
+            {"windows": [{"selected": -9223372036854775808, "tabs": [{"index": -9223372036854775808,
+              "entries": [{"url": "https://a.example/", "title": "A"}, {"url": "https://b.example/", "title": "B"}]}]}]}
+            """#
+        try TemporaryDirectory.with { directory in
+            let path = directory.file("session.json")
+            try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+            let archive = try FirefoxSessionReader.read(at: path).archive
+            #expect(archive.browsers.first?.tabs.first?.history.currentIndex == 0)
+            #expect(archive.browsers.first?.activeTab == archive.browsers.first?.tabs.first?.id)
+        }
     }
 
     @Test func read_otherVersionName_isNotASession() throws {

@@ -57,4 +57,19 @@ import Testing
         #expect(html.contains(">https://untitled.example/</A>\n        </DL><p>\n        <DT><A HREF=\"about:blank\""))
         #expect(html.hasSuffix("    </DL><p>\n</DL><p>\n"))
     }
+
+    /// A bookmark runs its URL: a script or inline-data page from an imported session is
+    /// written as about:blank, never as a bookmarklet; the urls list keeps it as it is.
+    @Test func html_neverWritesAScriptURL() {
+        let archive = SessionArchive(browsers: [
+            SessionArchive.Browser(createdAt: time, tabs: [
+                tab("Run me", "javascript:alert(1)"), tab("Inline", "DATA:text/html,<b>x</b>"), tab("Page", "https://ok.example/"),
+            ]),
+        ])
+        let html = TabListExport.string(archive, as: .html)
+        #expect(!html.lowercased().contains("javascript:") && !html.lowercased().contains("data:"))
+        #expect(html.contains("<A HREF=\"about:blank\" ADD_DATE=\"1800000000\">Run me</A>"))
+        #expect(html.contains("<A HREF=\"https://ok.example/\""))
+        #expect(TabListExport.string(archive, as: .urls).contains("Run me\tjavascript:alert(1)\n"))
+    }
 }

@@ -34,7 +34,7 @@ import Testing
             // A newer binary's migration not recorded as additive: never written (78), still
             // read where its tables are unchanged; `show` of a random id finds no tab (65).
             switch subcommand {
-            case "migrate", "import", "demo", "prune": return [78]
+            case "migrate", "import", "demo", "prune", "check": return [78]
             case "restore", "show": return [65, 78]
             case "search": return [1]  // read, and the empty store has no match
             default: return [0]

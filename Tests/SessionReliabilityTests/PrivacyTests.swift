@@ -74,4 +74,32 @@ import Testing
         }
         #expect(try SessionStoreFile.check(atPath: path).isEmpty)
     }
+
+    /// Forgetting a recently closed tab removes its page's words from the search
+    /// index's segments too (an FTS5 delete alone only marks them), so no byte of
+    /// the db, the WAL or free pages holds them once the WAL is checkpointed.
+    @Test func forgettingAClosedTab_leavesNoWordOfItsPageInTheSearchIndex() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("store.sqlite")
+        let database = try SessionDatabase.open(atPath: path)
+        let word = "zzq" + String(UUID().uuidString.lowercased().filter(\.isLetter).prefix(12))
+        let browser = try SQLiteBrowserRepository(database: database).createBrowser().id
+        let tabs = SQLiteWebStateListRepository(database: database)
+        let histories = SQLiteNavigationHistoryRepository(database: database)
+        let forgotten = WebState()
+        try tabs.insert(forgotten, in: browser, params: .automatic())
+        try tabs.insert(WebState(), in: browser, params: .automatic().activate())
+        try histories.commit(NavigationItem(url: "https://\(word).example/", title: "About \(word)"), in: forgotten.id)
+        try tabs.close(in: browser, at: 0)
+        let closed = SQLiteRecentlyClosedRepository(database: database)
+        try closed.forget(try #require(closed.entries().first).id)
+        #expect(try SQLiteTabSearchRepository(database: database).searchTabs(word, includingClosed: true, limit: 10).isEmpty)
+        try database.close()
+        for file in try filesBelow(directory.path) {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: directory.file(file)))
+            #expect(bytes.range(of: Data(word.utf8)) == nil, "\(file) holds the forgotten page's word")
+        }
+        #expect(try SessionStoreFile.check(atPath: path).isEmpty)
+    }
 }

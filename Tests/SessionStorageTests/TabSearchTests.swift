@@ -110,6 +110,27 @@ import Testing
         }
     }
 
+    /// `INSERT OR REPLACE INTO tabs` for an existing tab (a REPLACE deletes the old row
+    /// without firing delete triggers) leaves the content table and the FTS5 index in step.
+    @Test func replaceIntoTabs_byAPlainWriter_keepsTheFullTextIndexInStep() throws {
+        let store = try TemporaryStore.onDisk()
+        let (_, names) = try store.seed("| a*")
+        let tab = names.webStateID("a")
+        try store.histories.commit(item("Osprey nest", "https://osprey.example/"), in: tab)
+        let path = try #require(store.path)
+        try store.database.close()
+        try PlainSQLite.execute("""
+            INSERT OR REPLACE INTO tabs (id, browser_id, sort_key, is_pinned, group_id, current_entry_index, history_start, created_at, last_active_at)
+            SELECT id, browser_id, sort_key, is_pinned, group_id, current_entry_index, history_start, created_at, last_active_at
+            FROM tabs WHERE id = '\(tab.uuidString)'
+            """, atPath: path)
+        #expect(try PlainSQLite.strings("SELECT count(*) FROM tab_search_docsize", atPath: path) == ["1"])
+        #expect(try SessionStoreFile.check(atPath: path) == [])
+        try store.reopen()
+        let search = SQLiteTabSearchRepository(database: store.database)
+        #expect(try search.searchTabs("osprey", includingClosed: false, limit: 10).map(\.tab) == [tab])
+    }
+
     /// A writer that bypasses the library (here `sqlite3`-style SQL) keeps the index
     /// right through the triggers; a row removed behind the triggers' back is named by `check`.
     @Test func plainSQLWriters_keepTheIndex_andCheckNamesAGap() throws {

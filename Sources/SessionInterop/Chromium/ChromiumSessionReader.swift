@@ -22,6 +22,10 @@ import SessionStorage
 /// cut in the middle of a command keeps what came before, with a note.
 /// Encrypted files (`Sessions_Encrypted/`, SNSS version 5) are not read.
 public enum ChromiumSessionReader {
+    /// The largest file read: 64 MiB, far above any real session log (a few MiB
+    /// for thousands of tabs), so that a crafted file cannot make the replay run for long.
+    public static let maximumFileSize: Int64 = 64 << 20
+
     /// Reads the session at `path`: one `Session_*` (or `Tabs_*`) file, a
     /// `Sessions/` directory, or a profile directory (`Default/`, or the user
     /// data directory) whose `Sessions/` holds the files. In a directory, the
@@ -75,6 +79,15 @@ public enum ChromiumSessionReader {
 
     /// A file's frames and modification time.
     private static func load(_ path: String) throws(BrowserFileError) -> (snss: SNSSFile, modified: Date) {
+        // Only a regular file of a session's size: a FIFO or a device would never end.
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        let found = (try? FileManager.default.attributesOfItem(atPath: resolved)) ?? [:]
+        guard found[.type] as? FileAttributeType == .typeRegular else {
+            throw BrowserFileError(path: path, reason: "not a regular file")
+        }
+        if let size = (found[.size] as? NSNumber)?.int64Value, size > maximumFileSize {
+            throw BrowserFileError(path: path, reason: "\(size) bytes is larger than any session file")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw BrowserFileError(path: path, reason: "cannot be read")
         }

@@ -33,7 +33,9 @@ enum BookmarksFile {
                         text += "        <DT><H3>\(escaped(title))</H3>\n        <DL><p>\n"
                     }
                 }
-                let page = TabListExport.currentPage(of: tab)
+                var page = TabListExport.currentPage(of: tab)
+                // A bookmark runs its URL when opened: only pages, never scripts or inline data.
+                if !isPage(page.url) { page.url = "about:blank" }
                 let indent = openGroup == nil ? "        " : "            "
                 let title = page.title.isEmpty ? page.url : page.title
                 text += "\(indent)<DT><A HREF=\"\(escaped(page.url))\" ADD_DATE=\"\(seconds(tab.createdAt))\">\(escaped(title))</A>\n"
@@ -66,4 +68,11 @@ enum BookmarksFile {
     }
 
     private static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
+
+    /// Whether `url` is a page a bookmark may open: http, https, ftp, file or about.
+    /// A `javascript:` or `data:` URL from an imported session would become a bookmarklet.
+    static func isPage(_ url: String) -> Bool {
+        guard let colon = url.firstIndex(of: ":") else { return false }
+        return ["http", "https", "ftp", "file", "about"].contains(url[..<colon].lowercased())
+    }
 }

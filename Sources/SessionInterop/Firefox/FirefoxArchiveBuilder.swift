@@ -79,7 +79,8 @@ struct FirefoxArchiveBuilder {
         let kept = !ordered.isEmpty
         if kept {
             // Firefox selects the first tab when `selected` is missing (SessionStore.sys.mjs, restoreWindow).
-            let selected = (window.selected ?? 1) - 1
+            // Clamped before subtracting: the file's number may be anything, Int.min included.
+            let selected = max(window.selected ?? 1, 1) - 1
             let active = items.first { $0.original == selected } ?? items.first { $0.original > selected }
                 ?? items.last
             var usedGroups: [TabGroupID] = []
@@ -159,7 +160,7 @@ struct FirefoxArchiveBuilder {
         let sourceEntries = source.entries ?? []
         // SessionStore.sys.mjs restores entry `(index || entries.length) - 1`, kept within the entries.
         let oneBased = source.index.flatMap { $0 == 0 ? nil : $0 } ?? sourceEntries.count
-        let requested = min(max(oneBased - 1, 0), max(sourceEntries.count - 1, 0))
+        let requested = min(max(oneBased, 1) - 1, max(sourceEntries.count - 1, 0))
         var entries: [SessionArchive.Entry] = []
         var current = 0
         for (offset, sourceEntry) in sourceEntries.enumerated() {

@@ -17,8 +17,10 @@ public enum MozLz4 {
     /// The magic bytes and the size field.
     public static let headerSize = 12
 
-    /// The largest decompressed size accepted: 1 GiB, far above any real session.
-    public static let maximumDecompressedSize = 1 << 30
+    /// The largest decompressed size accepted: 256 MiB, far above any real session
+    /// (Firefox itself refuses sessions past a few tens of MiB), and small enough that
+    /// decoding the JSON stays within a tool's memory.
+    public static let maximumDecompressedSize = 1 << 28
 
     /// The most bytes one compressed byte can stand for.
     ///

@@ -73,6 +73,8 @@ enum ArchiveRows {
         try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
         if replacing {
             try db.execute(sql: "DELETE FROM closed_entries; DELETE FROM browsers")
+            // The replaced pages' words leave the search index's segments too.
+            try TabSearchIndex.dropDeletedWords(db)
         } else {
             try refuseExisting(db, archive)
         }

@@ -32,8 +32,11 @@ package struct EmbeddedMigration: Sendable, Hashable {
     }
 
     /// The migration's declared compatibility: its `-- compatibility: KIND` line
-    /// (the first word after the colon). A file without one is `breaking`, the safe reading.
+    /// (the first word after the colon). The first schema, `0001_create_session_schema`,
+    /// predates the declarations and stays byte for byte as released (its checksum is in
+    /// every store): it is the `base`. Any other file without one is `breaking`, the safe reading.
     package var compatibility: Compatibility {
+        if identifier == "0001_create_session_schema" { return .base }
         for line in sql.split(separator: "\n", omittingEmptySubsequences: false).prefix(20) {
             guard line.hasPrefix("-- compatibility:") else { continue }
             let word = line.dropFirst("-- compatibility:".count).split(separator: " ").first.map(String.init) ?? ""

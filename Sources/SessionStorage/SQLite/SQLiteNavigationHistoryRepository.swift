@@ -146,7 +146,7 @@ public final class SQLiteNavigationHistoryRepository: NavigationHistoryRepositor
             }
             // The search index dropped the cleared pages through its triggers, but an
             // FTS5 delete only marks them: merging rewrites the index without them.
-            if deleted > 0 { try db.execute(sql: "INSERT INTO tab_search (tab_search) VALUES ('optimize')") }
+            if deleted > 0 { try TabSearchIndex.dropDeletedWords(db) }
             return deleted
         }
     }

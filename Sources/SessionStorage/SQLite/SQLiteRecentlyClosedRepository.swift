@@ -107,11 +107,15 @@ public final class SQLiteRecentlyClosedRepository: RecentlyClosedRepository {
         { db in
             try db.execute(sql: "DELETE FROM closed_entries WHERE id = ?", arguments: [id.uuidString])
             if db.changesCount == 0 { throw StorageError.unknownClosedEntry(id.uuidString) }
+            try TabSearchIndex.dropDeletedWords(db)
         }
     }
 
     private func forgettingAll() -> @Sendable (Database) throws -> Void {
-        { db in try db.execute(sql: "DELETE FROM closed_entries") }
+        { db in
+            try db.execute(sql: "DELETE FROM closed_entries")
+            try TabSearchIndex.dropDeletedWords(db)
+        }
     }
 
     private func pruning() -> @Sendable (Database) throws -> Int {

@@ -38,7 +38,9 @@ extension SessionStoreFile {
     ) throws -> [Problem] {
         try readOnly(atPath: path, configuration: configuration, operation: "checking") { db in
             let migrator = SchemaMigrator(configuration)
-            let schema = try migrator.status(db, path: path, forWriting: false)
+            // A newer schema this binary may not write may have changed tables it would judge
+            // by its own rules: refused, as for writing. A compatible newer one is checked.
+            let schema = try migrator.status(db, path: path, forWriting: true)
             guard schema.isCurrent else {
                 throw StorageError.migrationsPending(path: path, pending: schema.pending)
             }

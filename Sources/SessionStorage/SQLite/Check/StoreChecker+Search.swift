@@ -41,6 +41,17 @@ extension StoreChecker {
             problems.append(Problem(
                 check: "search", location: "tab \(id)", message: "is indexed under a page it no longer shows."))
         }
+        // The FTS5 index against its content table: one document per content row
+        // (its `docsize` row), read without FTS5's `integrity-check`, which writes.
+        let strays = try Int.fetchOne(db, sql: """
+            SELECT (SELECT count(*) FROM tab_search_docsize WHERE id NOT IN (SELECT id FROM tab_search_pages))
+                 + (SELECT count(*) FROM tab_search_pages WHERE id NOT IN (SELECT id FROM tab_search_docsize))
+            """) ?? 0
+        if strays > 0 {
+            problems.append(Problem(
+                check: "search", location: "tab_search",
+                message: "the full-text index is out of step with its content (\(strays) rows); `sessionstore recover` rebuilds it."))
+        }
         return problems
     }
 }
