@@ -48,6 +48,10 @@ public protocol RecentlyClosedRepository: Sendable {
 
     /// Deletes one entry and everything it holds.
     ///
+    /// Nothing of it stays in the file (its pages leave the search index's segments)
+    /// nor in the store's rolling snapshots, which are replaced as by clearing
+    /// browsing data.
+    ///
     /// - Throws: ``StorageError/unknownClosedEntry(_:)``.
     func forget(_ id: ClosedEntryID) throws
 

@@ -29,20 +29,27 @@ public final class SQLiteRecentlyClosedRepository: RecentlyClosedRepository {
         try await database.mutate(restoring(id))
     }
 
+    // Forgetting is a deletion a person asks for: like clearing browsing data, it
+    // replaces the rolling snapshots, which still hold what was forgotten.
+
     public func forget(_ id: ClosedEntryID) throws {
         try database.mutate(forgetting(id))
+        database.snapshotsClearedOfHistory()
     }
 
     public func forget(_ id: ClosedEntryID) async throws {
         try await database.mutate(forgetting(id))
+        database.snapshotsClearedOfHistory()
     }
 
     public func forgetAll() throws {
         try database.mutate(forgettingAll())
+        database.snapshotsClearedOfHistory()
     }
 
     public func forgetAll() async throws {
         try await database.mutate(forgettingAll())
+        database.snapshotsClearedOfHistory()
     }
 
     @discardableResult
