@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SessionModel
 import SessionStorage
 
 extension SessionStore {
@@ -16,8 +17,18 @@ extension SessionStore {
         @Flag(help: "Print JSON instead of text.")
         var json = false
 
+        @Option(help: ArgumentHelp("List only this browser, reading no other (see `ls` for the identifiers).", valueName: "id"))
+        var browser: String?
+
+        func validate() throws {
+            if let browser, BrowserID(uuidString: browser) == nil {
+                throw ValidationError("--browser needs a browser identifier (a UUID).")
+            }
+        }
+
         func run() throws {
-            let report = try options.reading { try SessionReport(database: $0, includeClosed: all) }
+            let only = browser.flatMap(BrowserID.init(uuidString:))
+            let report = try options.reading { try SessionReport(database: $0, includeClosed: all, only: only) }
             if json {
                 try JSONOutput.print(report)
             } else {

@@ -44,17 +44,33 @@ struct SessionReport: Encodable {
     /// Reads the report through the repositories.
     /// Every read is in one transaction: the report shows one state of the store,
     /// whatever other processes commit meanwhile.
-    init(database: SessionDatabase, includeClosed: Bool) throws {
+    ///
+    /// With `only`, just that browser is read (and its closed entries, with `includeClosed`).
+    ///
+    /// - Throws: ``StorageError/unknownBrowser(_:)`` when `only` is not an open browser.
+    init(database: SessionDatabase, includeClosed: Bool, only: BrowserID? = nil) throws {
         let tabs = SQLiteWebStateListRepository(database: database)
         (browsers, closed) = try database.readingConsistently {
-            let browsers = try SQLiteBrowserRepository(database: database).browserSummaries().map { summary in
+            let repository = SQLiteBrowserRepository(database: database)
+            let summaries: [BrowserSummary]
+            if let only {
+                guard let browser = try repository.browser(only) else {
+                    throw StorageError.unknownBrowser(only.uuidString)
+                }
+                summaries = [BrowserSummary(browser: browser, tabCount: 0)]
+            } else {
+                summaries = try repository.browserSummaries()
+            }
+            let browsers = try summaries.map { summary in
                 let snapshot = try tabs.snapshot(of: summary.browser.id)
                 return Browser(
                     id: summary.browser.id.uuidString, lastActiveAt: summary.browser.lastActiveAt,
                     tabs: Self.tabs(of: snapshot))
             }
             let closed = includeClosed
-                ? try SQLiteRecentlyClosedRepository(database: database).entries().map(Self.closed(_:)) : nil
+                ? try SQLiteRecentlyClosedRepository(database: database).entries()
+                    .filter { only == nil || $0.browser == only }.map(Self.closed(_:))
+                : nil
             return (browsers, closed)
         }
     }

@@ -57,6 +57,24 @@ import Testing
         }
     }
 
+    /// `ls --browser ID` lists that browser alone (beside another one); an unknown one is
+    /// a data error naming it, a malformed one a usage error.
+    @Test func lsBrowser_listsThatBrowserAlone() throws {
+        try TemporaryDirectory.with { dir in
+            let (path, browser, _) = try knownStore(dir)
+            let whole = try binary.run(["ls", "--db", path], in: dir.path)
+            let other = try binary.run(["demo", "--db", path, "--browsers", "1", "--tabs", "2"], in: dir.path)
+            #expect(other.status == 0, "\(other)")
+            let one = try binary.run(["ls", "--browser", browser.uuidString, "--db", path], in: dir.path)
+            #expect(one == whole, "\(one)")
+            let unknown = UUID().uuidString.lowercased()
+            let missing = try binary.run(["ls", "--browser", unknown, "--db", path], in: dir.path)
+            #expect(missing.status == 65 && missing.stderr.contains(unknown) && missing.stdout.isEmpty, "\(missing)")
+            let malformed = try binary.run(["ls", "--browser", "nope", "--db", path], in: dir.path)
+            #expect(malformed.status == 64, "\(malformed)")
+        }
+    }
+
     @Test func show_printsTheHistory_currentMarked() throws {
         try TemporaryDirectory.with { dir in
             let (path, browser, names) = try knownStore(dir)
