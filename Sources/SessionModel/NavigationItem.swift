@@ -165,7 +165,7 @@ public struct NavigationItem: Hashable, Sendable, Codable {
 
     /// Returns the longest prefix of whole characters of `title` that is at most
     /// ``NavigationLimits/maximumTitleLength`` Unicode scalars long.
-    private static func truncatedTitle(_ title: String) -> String {
+    package static func truncatedTitle(_ title: String) -> String {
         let limit = NavigationLimits.maximumTitleLength
         guard title.unicodeScalars.count > limit else { return title }
         var scalars = 0

@@ -64,7 +64,7 @@ struct ChromiumArchiveBuilder {
         let color = TabGroupColor(chromiumColorID: visuals.color)
         if color == nil { unknownColors.insert(visuals.color) }
         return SessionArchive.Group(
-            title: ChromiumText.storableTitle(visuals.title), color: color ?? .grey, collapsed: visuals.collapsed)
+            title: StorableText.title(visuals.title), color: color ?? .grey, collapsed: visuals.collapsed)
     }
 
     /// The document browser for `window`, or `nil` when none of its tabs can be kept.

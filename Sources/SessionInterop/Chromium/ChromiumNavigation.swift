@@ -71,17 +71,18 @@ struct ChromiumNavigation: Sendable {
     /// The entry as this store's document has it, or `nil` when its URL cannot
     /// be stored (empty, holding a NUL, or over the store's length limit).
     func entry(fallbackTime: Date) -> SessionArchive.Entry? {
-        guard !url.isEmpty, !url.utf8.contains(0), url.unicodeScalars.count <= NavigationLimits.maximumURLLength
-        else { return nil }
-        let referrerURL = referrer.flatMap { referrer in
-            referrer.utf8.contains(0) || referrer.unicodeScalars.count > NavigationLimits.maximumURLLength ? nil : referrer
-        }
-        let policy: ReferrerPolicy = referrerPolicy.flatMap(ReferrerPolicy.init(chromiumReferrerPolicy:)) ?? .default
-        let core: NavigationTransition = NavigationTransition(chromiumPageTransition: transition) ?? .link
         let status: Int? = httpStatus.flatMap { (0...999).contains($0) ? Int($0) : nil }
-        return SessionArchive.Entry(
-            url: url, title: ChromiumText.storableTitle(title), referrerUrl: referrerURL, referrerPolicy: policy,
-            transition: core, timestamp: timestamp ?? fallbackTime, httpStatus: status, post: post,
-            userAgent: overridingUserAgent ? .desktop : .automatic)
+        var item = NavigationItem(
+            url: url, title: StorableText.title(title), referrerURL: referrer,
+            referrerPolicy: referrerPolicy.flatMap(ReferrerPolicy.init(chromiumReferrerPolicy:)) ?? .default,
+            transition: NavigationTransition(chromiumPageTransition: transition) ?? .link,
+            timestamp: timestamp ?? fallbackTime, httpStatus: status, isPost: post,
+            userAgentType: overridingUserAgent ? .desktop : .automatic)
+        // The store's own rules (NavigationItem.validated()); a referrer it refuses is dropped, not the entry.
+        guard let valid = (try? item.validated()) ?? {
+            item.referrerURL = nil
+            return try? item.validated()
+        }() else { return nil }
+        return SessionArchive.Entry(valid)
     }
 }

@@ -188,8 +188,7 @@ struct FirefoxArchiveBuilder {
     /// holding a NUL). Titles lose NUL characters and are cut to the store's limit.
     private mutating func entry(_ source: FirefoxSessionFile.Entry, at time: Date) -> SessionArchive.Entry? {
         guard let url = source.url else { return nil }
-        var title = source.title ?? ""
-        if title.contains("\0") { title = title.replacingOccurrences(of: "\0", with: "") }
+        let title = StorableText.title(source.title ?? "")
         var referrer: String?
         if let candidate = source.referrer, !candidate.isEmpty {
             referrer = Self.plainURL(candidate)
@@ -197,7 +196,7 @@ struct FirefoxArchiveBuilder {
         }
         let item = NavigationItem(url: url, title: title, referrerURL: referrer, timestamp: time)
         guard let valid = try? item.validated() else { return nil }
-        return SessionArchive.Entry(url: valid.url, title: valid.title, referrerUrl: valid.referrerURL, timestamp: time)
+        return SessionArchive.Entry(valid)
     }
 
     /// `text` if it is an absolute URL the store can keep.

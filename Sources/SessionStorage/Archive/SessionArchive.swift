@@ -40,6 +40,20 @@ public struct SessionArchive: Codable, Sendable, Hashable {
         public var groups: [Group]
         /// The tabs, in list order; pinned tabs first.
         public var tabs: [Tab]
+
+        /// Creates a browser; `lastActiveAt` defaults to `createdAt`.
+        public init(
+            id: BrowserID = BrowserID(), createdAt: Date, lastActiveAt: Date? = nil, activeTab: WebStateID? = nil,
+            closedEntry: ClosedEntryID? = nil, groups: [SessionArchive.Group] = [], tabs: [SessionArchive.Tab]
+        ) {
+            self.id = id
+            self.createdAt = createdAt
+            self.lastActiveAt = lastActiveAt ?? createdAt
+            self.activeTab = activeTab
+            self.closedEntry = closedEntry
+            self.groups = groups
+            self.tabs = tabs
+        }
     }
 
     /// A tab group's identity and visual data.
@@ -80,6 +94,22 @@ public struct SessionArchive: Codable, Sendable, Hashable {
         public var history: History
         /// Opaque engine state (WebKit's interaction state), base64.
         public var engineState: Data?
+
+        /// Creates a tab; `lastActiveAt` defaults to `createdAt`.
+        public init(
+            id: WebStateID = WebStateID(), pinned: Bool = false, group: TabGroupID? = nil,
+            opener: SessionArchive.Opener? = nil, createdAt: Date, lastActiveAt: Date? = nil,
+            history: SessionArchive.History, engineState: Data? = nil
+        ) {
+            self.id = id
+            self.pinned = pinned
+            self.group = group
+            self.opener = opener
+            self.createdAt = createdAt
+            self.lastActiveAt = lastActiveAt ?? createdAt
+            self.history = history
+            self.engineState = engineState
+        }
     }
 
     /// An opener link.
@@ -205,7 +235,7 @@ extension SessionArchive.Entry {
     }
 
     /// The document form of a model value.
-    init(_ item: NavigationItem) {
+    public init(_ item: NavigationItem) {
         self.init(
             url: item.url, virtualUrl: item.virtualURL, title: item.title, referrerUrl: item.referrerURL,
             referrerPolicy: item.referrerPolicy, transition: item.transition, timestamp: item.timestamp,
@@ -215,6 +245,12 @@ extension SessionArchive.Entry {
 }
 
 extension SessionArchive {
+    // In an extension, so that the memberwise initializer stays for the store's export.
+    /// Creates a document of the current format and version.
+    public init(browsers: [Browser], closedEntries: [ClosedEntry] = []) {
+        self.init(format: Self.formatName, version: Self.currentVersion, browsers: browsers, closedEntries: closedEntries)
+    }
+
     /// The encoder that gives the document's canonical bytes.
     public static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
