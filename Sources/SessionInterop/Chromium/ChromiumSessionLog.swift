@@ -82,17 +82,7 @@ struct ChromiumSessionLog {
             Self.prune(&tabs[payload.int32(at: 0)!, default: Tab()], index: index, count: count)
         case .updateTabNavigation:
             let navigation = try ChromiumNavigation(payload: payload.bytes)
-            var navigations = tabs[navigation.tabID]?.navigations ?? []
-            if let position = navigations.firstIndex(where: { $0.index >= navigation.index }) {
-                if navigations[position].index == navigation.index {
-                    navigations[position] = navigation
-                } else {
-                    navigations.insert(navigation, at: position)
-                }
-            } else {
-                navigations.append(navigation)
-            }
-            tabs[navigation.tabID, default: Tab()].navigations = navigations
+            Self.place(navigation, in: &tabs[navigation.tabID, default: Tab()].navigations)
         case .setSelectedNavigationIndex:
             try payload.expectSize(8)
             tabs[payload.int32(at: 0)!, default: Tab()].currentIndex = payload.int32(at: 4)!
@@ -131,6 +121,23 @@ struct ChromiumSessionLog {
              .sessionStorageAssociated, .setWindowWorkspace2, .setTabGuid, .setTabUserAgentOverride2, .setTabData,
              .setWindowUserTitle, .setWindowVisibleOnAllWorkspaces, .addTabExtraData, .addWindowExtraData:
             break  // Known, and nothing this store keeps.
+        }
+    }
+
+    /// Puts `navigation` in index order, replacing the one of the same index, in
+    /// place (the array is not copied out of the dictionary); a later index, the
+    /// usual case, is appended without a scan.
+    private static func place(_ navigation: ChromiumNavigation, in navigations: inout [ChromiumNavigation]) {
+        if let last = navigations.last, last.index < navigation.index {
+            navigations.append(navigation)
+        } else if let position = navigations.firstIndex(where: { $0.index >= navigation.index }) {
+            if navigations[position].index == navigation.index {
+                navigations[position] = navigation
+            } else {
+                navigations.insert(navigation, at: position)
+            }
+        } else {
+            navigations.append(navigation)
         }
     }
 
