@@ -84,17 +84,21 @@ import Testing
         }
     }
 
+    /// Makes the store at `path` as a newer binary would: every migration, then `identifier`.
+    private func migrateAsANewerBinary(_ path: String, _ identifier: String, _ sql: String) throws {
+        try SessionStoreFile.migrate(
+            atPath: path, configuration: .init(), dryRun: false,
+            migrator: SchemaMigrator(migrations: EmbeddedMigration.all + [EmbeddedMigration(identifier: identifier, sql: sql)]))
+    }
+
     /// A newer binary's additive migration (a table of its own): this binary reads and
     /// writes the store and its `check` leaves that table alone.
     @Test func newerAdditiveMigration_isReadAndWritten_andCheckLeavesItsObjectsAlone() throws {
         try TemporaryDirectory.with { dir in
             let path = dir.file("s.sqlite")
-            let future = EmbeddedMigration(
-                identifier: "0099_test_future_outbox",
-                sql: "-- compatibility: additive\nCREATE TABLE future_outbox (id INTEGER PRIMARY KEY, record TEXT);")
-            try SessionStoreFile.migrate(
-                atPath: path, configuration: .init(), dryRun: false,
-                migrator: SchemaMigrator(migrations: EmbeddedMigration.all + [future]))
+            try migrateAsANewerBinary(
+                path, "0099_test_future_outbox",
+                "-- compatibility: additive\nCREATE TABLE future_outbox (id INTEGER PRIMARY KEY, record TEXT);")
             let status = try SessionStoreFile.status(atPath: path)
             #expect(status.newer == ["0099_test_future_outbox"] && status.writable)
             let database = try SessionDatabase.open(atPath: path)
@@ -110,12 +114,7 @@ import Testing
     @Test func newerBreakingMigration_refusesWriting_withTheVersionNeeded_butReads() throws {
         try TemporaryDirectory.with { dir in
             let path = dir.file("s.sqlite")
-            let breaking = EmbeddedMigration(
-                identifier: "0099_test_breaking",
-                sql: "-- compatibility: breaking\nCREATE TABLE future_rules (x);")
-            try SessionStoreFile.migrate(
-                atPath: path, configuration: .init(), dryRun: false,
-                migrator: SchemaMigrator(migrations: EmbeddedMigration.all + [breaking]))
+            try migrateAsANewerBinary(path, "0099_test_breaking", "-- compatibility: breaking\nCREATE TABLE future_rules (x);")
             let made = try SessionDatabase.openReadOnly(atPath: path)
             try made.close()
             let before = fileBytes(path)
