@@ -4,20 +4,26 @@ import SessionInterop
 import SessionStorage
 
 extension SessionStore {
-    /// `sessionstore export`: the whole store as JSON, or its open tabs as text; changes nothing.
+    /// `sessionstore export`: the whole store as JSON or JSON Lines, or its open tabs as text; changes nothing.
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write the whole store as JSON (format: docs/export-format.md), or its open tabs as text.",
+            abstract: "Write the whole store as JSON or JSON Lines (format: docs/export-format.md), or its open tabs as text.",
             discussion: """
                 --format json (the default) is the document import reads; two exports of the same \
-                state are byte-identical. --format urls writes one 'title<TAB>url' line per open tab, \
-                windows separated by a blank line. --format html writes a Netscape bookmark file (one \
-                folder per window and per tab group) that every browser imports.
+                state are byte-identical. --format jsonl writes the same content as JSON Lines: a \
+                header line, then one line per browser, tab and closed entry (import reads it too). \
+                --format urls writes one 'title<TAB>url' line per open tab, windows separated by a \
+                blank line. --format html writes a Netscape bookmark file (one folder per window and \
+                per tab group) that every browser imports.
+
+                Rows are written as they are read, in one read transaction: memory stays bounded \
+                whatever the store's size. With --output the file appears only when complete.
                 """)
 
         @OptionGroup var options: StoreOptions
+        @OptionGroup var progressOptions: ProgressOptions
 
-        @Option(help: ArgumentHelp("json, urls or html.", valueName: "format"))
+        @Option(help: ArgumentHelp("json, jsonl, urls or html.", valueName: "format"))
         var format: ExportFormat = .json
 
         @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of stdout.", valueName: "file"))
@@ -28,25 +34,38 @@ extension SessionStore {
         }
 
         func run() throws {
-            let archive = try options.reading { try $0.exportArchive() }
-            var data: Data
-            switch format {
-            case .json:
-                data = try SessionArchive.encoder().encode(archive)
-                data.append(UInt8(ascii: "\n"))
-            case .urls, .html:
-                data = Data(TabListExport.string(archive, as: format == .urls ? .urls : .html).utf8)
+            if let output { try ExportTarget.refuseStore(output, storePath: options.path) }
+            let progress = ProgressLine("export", options: progressOptions)
+            defer { progress.finish() }
+            try withOutput { write in
+                try options.reading { database in
+                    let update = { (done: Int, total: Int) in progress.update(Int64(done), of: Int64(total), unit: "tabs") }
+                    switch format {
+                    case .json, .jsonl:
+                        let writer = SessionArchive.Writer(layout: format == .json ? .document : .lines, output: write)
+                        try database.exportArchive(progress: update) { try writer.write($0) }
+                        try writer.finish()
+                    case .urls, .html:
+                        let writer = TabListExport.Writer(format: format == .urls ? .urls : .html) { try write(Data($0.utf8)) }
+                        try database.exportArchive(progress: update) { try writer.write($0) }
+                        try writer.finish()
+                    }
+                }
             }
+        }
+
+        /// Runs `body` with the function that writes to stdout or to --output.
+        private func withOutput(_ body: (_ write: @escaping (Data) throws -> Void) throws -> Void) throws {
             guard let output else {
-                try StandardOutput.write(data)
-                return
+                return try body(StandardOutput.write)
             }
-            try ExportTarget.refuseStore(output, storePath: options.path)
             if ExportTarget.isNonRegularFile(output) {
                 // A FIFO, a terminal, /dev/stdout: write through it; never replace the node.
-                try ExportTarget.writeThrough(data, to: output)
+                let descriptor = try ExportTarget.openThrough(output)
+                defer { close(descriptor) }
+                try body { try StandardOutput.writeAll($0, to: descriptor, naming: output) }
             } else {
-                try SessionStoreFile.writePrivately(data, toPath: output)
+                try SessionStoreFile.writePrivately(toPath: output, body)
             }
         }
     }
@@ -54,10 +73,13 @@ extension SessionStore {
     /// `sessionstore import FILE`: checks a document whole, then applies it in one transaction.
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Import a JSON export, or a Firefox or Chromium session: merged by default (new identifiers only), or --replace the store's content.",
+            abstract: "Import a JSON or JSON Lines export, or a Firefox or Chromium session: merged by default (new identifiers only), or --replace the store's content.",
             discussion: """
-                The whole document is checked before anything is written; a bad document \
-                changes nothing and exits 65 with where it went wrong. The store is created if missing.
+                A bad document changes nothing and exits 65 with where it went wrong. The store is \
+                created if missing. A document up to 8 MiB is checked whole before the store is \
+                opened for writing; a larger one, and JSON Lines (export --format jsonl), are read \
+                and written part by part in one transaction that a problem rolls back: memory stays \
+                bounded whatever the document's size.
 
                 --from firefox reads sessionstore.jsonlz4, sessionstore-backups/recovery.jsonlz4 or \
                 previous.jsonlz4 (mozLz4), a plain session JSON, or a profile directory. --from \
@@ -79,6 +101,8 @@ extension SessionStore {
         @Flag(help: "Swap the store's content for the document's instead of merging.")
         var replace = false
 
+        @OptionGroup var progressOptions: ProgressOptions
+
         func validate() throws {
             if file != "-" { try PathArgument.validate(file, as: "the document") }
             if file == "-" && from != .sessionstore {
@@ -87,11 +111,59 @@ extension SessionStore {
         }
 
         func run() throws {
-            let archive: SessionArchive
+            let progress = ProgressLine("import", options: progressOptions)
+            defer { progress.finish() }
+            let counts: SessionArchive.ImportCounts
             switch from {
-            case .sessionstore: archive = try readDocument()
-            case .firefox, .chromium: archive = try readBrowserSession()
+            case .firefox, .chromium:
+                counts = try importWhole(try readBrowserSession())
+            case .sessionstore:
+                let source = try openDocument()
+                defer { if file != "-" { try? source.handle.close() } }
+                // A small document is decoded whole and checked read-only before the store is
+                // opened for writing; a large one streams through one transaction.
+                var head = Data()
+                var ended = false
+                while head.count <= Self.wholeDocumentLimit {
+                    guard let piece = try readPiece(source.handle), !piece.isEmpty else {
+                        ended = true
+                        break
+                    }
+                    head.append(piece)
+                    progress.update(Int64(head.count), of: source.size, unit: "bytes")
+                }
+                // JSON Lines always stream: they exist to be read a line at a time.
+                if ended && SessionArchive.Layout(sniffing: head.prefix(256)) == .document {
+                    counts = try importWhole(try decodeDocument(head))
+                } else {
+                    var rest: Data? = head
+                    let reader = SessionArchive.Reader {
+                        if let first = rest {
+                            rest = nil
+                            return first
+                        }
+                        return try readPiece(source.handle)
+                    }
+                    reader.progress = { progress.update($0, of: source.size, unit: "bytes") }
+                    counts = try importStreaming(reader)
+                }
             }
+            progress.finish()
+            print("Imported \(counts.browsers) browser(s), \(counts.tabs) tab(s) and \(counts.closedEntries) closed entr\(counts.closedEntries == 1 ? "y" : "ies")\(replace ? ", replacing the store's content" : "").")
+        }
+
+        /// Documents up to this size are decoded whole (and checked before the store is
+        /// opened for writing); larger ones stream. `SESSIONSTORE_TEST_STREAM_IMPORT_ABOVE`
+        /// lowers it, so that the tests stream small documents too.
+        static let wholeDocumentLimit: Int = {
+            if let value = ProcessInfo.processInfo.environment["SESSIONSTORE_TEST_STREAM_IMPORT_ABOVE"], let bytes = Int(value) {
+                return bytes
+            }
+            return 8 << 20
+        }()
+
+        /// A document checked whole, then written in one transaction.
+        private func importWhole(_ archive: SessionArchive) throws -> SessionArchive.ImportCounts {
             do {
                 // Checked on a read-only connection first: a refused document leaves the file untouched.
                 if FileManager.default.fileExists(atPath: options.path),
@@ -109,8 +181,34 @@ extension SessionStore {
                 if case .invalidArchive = error { throw ImportFailure(file: file, error: error) }
                 throw error
             }
-            let tabs = archive.browsers.reduce(0) { $0 + $1.tabs.count }
-            print("Imported \(archive.browsers.count) browser(s), \(tabs) tab(s) and \(archive.closedEntries.count) closed entr\(archive.closedEntries.count == 1 ? "y" : "ies")\(replace ? ", replacing the store's content" : "").")
+            var counts = SessionArchive.ImportCounts()
+            counts.browsers = archive.browsers.count
+            counts.tabs = archive.browsers.reduce(0) { $0 + $1.tabs.count }
+            counts.closedEntries = archive.closedEntries.count
+            return counts
+        }
+
+        /// A document read and written part by part in one transaction; a refused one is
+        /// rolled back, and a store this import created is removed again.
+        private func importStreaming(_ reader: SessionArchive.Reader) throws -> SessionArchive.ImportCounts {
+            let created = !FileManager.default.fileExists(atPath: options.path)
+            do {
+                let database = try options.openForWriting(create: true)
+                do {
+                    let counts = try database.importArchive(from: reader, replacing: replace)
+                    try database.close()
+                    return counts
+                } catch {
+                    try? database.close()
+                    throw error
+                }
+            } catch let error as StorageError {
+                if created {
+                    for suffix in ["", "-wal", "-shm", "-journal"] { unlink(options.path + suffix) }
+                }
+                if case .invalidArchive = error { throw ImportFailure(file: file, error: error) }
+                throw error
+            }
         }
 
         /// A Firefox or Chromium session, read by its importer; what it skipped goes to stderr as notes.
@@ -144,29 +242,42 @@ extension SessionStore {
             return archive
         }
 
-        /// This store's own JSON document, from the file or standard input.
-        private func readDocument() throws -> SessionArchive {
-            let data: Data
-            if file == "-" {
-                data = FileHandle.standardInput.readDataToEndOfFile()
-            } else {
-                // Errors about the input name the input document, never the store.
-                guard FileManager.default.fileExists(atPath: file) else {
-                    throw InputFailure(message: "\(shown(file)): no such document to import.", status: ExitStatus.noInput)
-                }
-                // A FIFO or a device (`<(cat doc.json)`) is read as it comes; a directory is not a document.
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue,
-                      let handle = FileHandle(forReadingAtPath: file),
-                      let contents = try? handle.readToEnd()
-                else {
-                    throw InputFailure(
-                        message: "\(shown(file)): the document cannot be read (a directory, or not readable).",
-                        status: ExitStatus.noInput)
-                }
-                try? handle.close()
-                data = contents
+        /// This store's own document: the file (or standard input) and its size when known.
+        private func openDocument() throws -> (handle: FileHandle, size: Int64?) {
+            if file == "-" { return (FileHandle.standardInput, nil) }
+            // Errors about the input name the input document, never the store.
+            guard FileManager.default.fileExists(atPath: file) else {
+                throw InputFailure(message: "\(shown(file)): no such document to import.", status: ExitStatus.noInput)
             }
+            // A FIFO or a device (`<(cat doc.json)`) is read as it comes; a directory is not a document.
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue,
+                  let handle = FileHandle(forReadingAtPath: file)
+            else {
+                throw unreadable()
+            }
+            var info = stat()
+            let size = fstat(handle.fileDescriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int64(info.st_size) : nil
+            return (handle, size)
+        }
+
+        private func unreadable() -> InputFailure {
+            InputFailure(
+                message: "\(shown(file)): the document cannot be read (a directory, or not readable).",
+                status: ExitStatus.noInput)
+        }
+
+        /// The next 1 MiB or less of the document; `nil` at its end.
+        private func readPiece(_ handle: FileHandle) throws -> Data? {
+            do {
+                return try handle.read(upToCount: 1 << 20)
+            } catch {
+                throw unreadable()
+            }
+        }
+
+        /// A whole document in memory, decoded.
+        private func decodeDocument(_ data: Data) throws -> SessionArchive {
             do {
                 return try SessionArchive.decode(from: data)
             } catch let error as StorageError {
@@ -190,6 +301,8 @@ enum ImportSource: String, ExpressibleByArgument, CaseIterable {
 enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
     /// The store's own document.
     case json
+    /// The same content as JSON Lines.
+    case jsonl
     /// `title<TAB>url` lines.
     case urls
     /// A Netscape bookmark file.
@@ -232,16 +345,15 @@ enum ExportTarget {
         return (info.st_mode & S_IFMT) != S_IFREG
     }
 
-    /// Writes `data` through the node at `path` (a FIFO, a device), without replacing it.
-    static func writeThrough(_ data: Data, to path: String) throws {
+    /// Opens the node at `path` (a FIFO, a device) for writing through it, without replacing it.
+    static func openThrough(_ path: String) throws -> Int32 {
         let descriptor = open(path, O_WRONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw InputFailure(
                 message: "\(path): cannot be opened for writing (\(String(cString: strerror(errno)))).",
                 status: ExitStatus.cannotCreate)
         }
-        defer { close(descriptor) }
-        try StandardOutput.writeAll(data, to: descriptor, naming: path)
+        return descriptor
     }
 
 }

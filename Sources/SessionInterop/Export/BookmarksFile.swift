@@ -10,45 +10,48 @@ import SessionStorage
 /// when it has none). Text and attributes are HTML-escaped; `ADD_DATE` is the
 /// tab's creation time in seconds.
 enum BookmarksFile {
-    static func write(_ browsers: [SessionArchive.Browser], to write: (String) throws -> Void) throws {
-        try write("""
-            <!DOCTYPE NETSCAPE-Bookmark-file-1>
-            <!-- Written by sessionstore: the open tabs, one folder per window and per tab group. -->
-            <META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=UTF-8">
-            <TITLE>Bookmarks</TITLE>
-            <H1>Bookmarks</H1>
-            <DL><p>
+    static let header = """
+        <!DOCTYPE NETSCAPE-Bookmark-file-1>
+        <!-- Written by sessionstore: the open tabs, one folder per window and per tab group. -->
+        <META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=UTF-8">
+        <TITLE>Bookmarks</TITLE>
+        <H1>Bookmarks</H1>
+        <DL><p>
 
-            """)
-        for (number, browser) in browsers.enumerated() {
-            let groups = Dictionary(browser.groups.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            var text = "    <DT><H3 ADD_DATE=\"\(seconds(browser.createdAt))\">Window \(number + 1) (\(browser.tabs.count) tab\(browser.tabs.count == 1 ? "" : "s"))</H3>\n    <DL><p>\n"
-            var openGroup: TabGroupID?
-            for tab in browser.tabs {
-                if tab.group != openGroup {
-                    if openGroup != nil { text += "        </DL><p>\n" }
-                    openGroup = tab.group
-                    if let id = tab.group {
-                        let title = groups[id].map(\.title).flatMap { $0.isEmpty ? nil : $0 } ?? "Group"
-                        text += "        <DT><H3>\(escaped(title))</H3>\n        <DL><p>\n"
-                    }
-                }
-                var page = TabListExport.currentPage(of: tab)
-                // A bookmark runs its URL when opened: only pages, never scripts or inline data.
-                if !isPage(page.url) { page.url = "about:blank" }
-                let indent = openGroup == nil ? "        " : "            "
-                let title = page.title.isEmpty ? page.url : page.title
-                text += "\(indent)<DT><A HREF=\"\(escaped(page.url))\" ADD_DATE=\"\(seconds(tab.createdAt))\">\(escaped(title))</A>\n"
-                if text.utf8.count >= 64 * 1024 {
-                    try write(text)
-                    text = ""
-                }
-            }
+        """
+
+    static let footer = "</DL><p>\n"
+
+    /// The start of a browser's folder.
+    static func folder(number: Int, createdAt: Date, tabCount: Int) -> String {
+        "    <DT><H3 ADD_DATE=\"\(seconds(createdAt))\">Window \(number) (\(tabCount) tab\(tabCount == 1 ? "" : "s"))</H3>\n    <DL><p>\n"
+    }
+
+    /// A tab's bookmark, opening or closing its group's folder first.
+    static func bookmark(
+        _ tab: SessionArchive.Tab, groups: [TabGroupID: SessionArchive.Group], openGroup: inout TabGroupID?
+    ) -> String {
+        var text = ""
+        if tab.group != openGroup {
             if openGroup != nil { text += "        </DL><p>\n" }
-            text += "    </DL><p>\n"
-            try write(text)
+            openGroup = tab.group
+            if let id = tab.group {
+                let title = groups[id].map(\.title).flatMap { $0.isEmpty ? nil : $0 } ?? "Group"
+                text += "        <DT><H3>\(escaped(title))</H3>\n        <DL><p>\n"
+            }
         }
-        try write("</DL><p>\n")
+        var page = TabListExport.currentPage(of: tab)
+        // A bookmark runs its URL when opened: only pages, never scripts or inline data.
+        if !isPage(page.url) { page.url = "about:blank" }
+        let indent = openGroup == nil ? "        " : "            "
+        let title = page.title.isEmpty ? page.url : page.title
+        return text + "\(indent)<DT><A HREF=\"\(escaped(page.url))\" ADD_DATE=\"\(seconds(tab.createdAt))\">\(escaped(title))</A>\n"
+    }
+
+    /// The end of a browser's folder (and of its last group's).
+    static func endFolder(openGroup: inout TabGroupID?) -> String {
+        defer { openGroup = nil }
+        return (openGroup != nil ? "        </DL><p>\n" : "") + "    </DL><p>\n"
     }
 
     /// `text` with `&`, `<`, `>` and `"` escaped, for element content and attributes alike.

@@ -6,20 +6,10 @@ import SessionStorage
 /// Tabs, carriage returns and line feeds inside a title become spaces, so every
 /// line splits at its one tab; a URL holds none of them.
 enum URLList {
-    static func write(_ browsers: [SessionArchive.Browser], to write: (String) throws -> Void) throws {
-        for (number, browser) in browsers.enumerated() {
-            if number > 0 { try write("\n") }
-            var text = ""
-            for tab in browser.tabs {
-                let page = TabListExport.currentPage(of: tab)
-                text += flattened(page.title) + "\t" + flattened(page.url) + "\n"
-                if text.utf8.count >= 64 * 1024 {
-                    try write(text)
-                    text = ""
-                }
-            }
-            if !text.isEmpty { try write(text) }
-        }
+    /// A tab's line.
+    static func line(_ tab: SessionArchive.Tab) -> String {
+        let page = TabListExport.currentPage(of: tab)
+        return flattened(page.title) + "\t" + flattened(page.url) + "\n"
     }
 
     /// `text` on one line with no tab: control characters that would break a line become spaces.

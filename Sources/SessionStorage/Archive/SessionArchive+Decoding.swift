@@ -38,30 +38,39 @@ extension SessionArchive {
 
     /// Turns a decoding error into one sentence with a location.
     private static func located(_ error: any Error, in data: Data) -> StorageError {
-        guard let error = error as? DecodingError else {
-            return .invalidArchive(location: "the document", reason: "\(error)")
-        }
-        switch error {
-        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+        if let error = error as? DecodingError, case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
             // Foundation's decoder says where for none of these: find it here.
             return encodingError(in: data) ?? syntaxError(in: data) ?? numberError(in: data)
                 ?? .invalidArchive(location: "the document", reason: context.debugDescription)
+        }
+        return located(error, under: "$")
+    }
+
+    /// Turns a decoding error of a part of the document (at JSON path `root`) into
+    /// one sentence with a location under `root`.
+    static func located(_ error: any Error, under root: String) -> StorageError {
+        guard let error = error as? DecodingError else {
+            return .invalidArchive(location: root == "$" ? "the document" : root, reason: "\(error)")
+        }
+        switch error {
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            return .invalidArchive(location: root, reason: "not valid JSON (\(context.debugDescription))")
         case .dataCorrupted(let context):
-            return .invalidArchive(location: path(context.codingPath), reason: context.debugDescription)
+            return .invalidArchive(location: path(context.codingPath, under: root), reason: context.debugDescription)
         case .keyNotFound(let key, let context):
-            return .invalidArchive(location: path(context.codingPath + [key]), reason: "a required field is missing")
+            return .invalidArchive(location: path(context.codingPath + [key], under: root), reason: "a required field is missing")
         case .typeMismatch(let type, let context):
-            return .invalidArchive(location: path(context.codingPath), reason: "expected \(describe(type))")
+            return .invalidArchive(location: path(context.codingPath, under: root), reason: "expected \(describe(type))")
         case .valueNotFound(let type, let context):
-            return .invalidArchive(location: path(context.codingPath), reason: "expected \(describe(type)), found null")
+            return .invalidArchive(location: path(context.codingPath, under: root), reason: "expected \(describe(type)), found null")
         @unknown default:
-            return .invalidArchive(location: "the document", reason: "\(error)")
+            return .invalidArchive(location: root, reason: "\(error)")
         }
     }
 
-    /// `$.browsers[0].tabs[2]` for a coding path (in the document's snake_case keys).
-    static func path(_ codingPath: [any CodingKey]) -> String {
-        codingPath.reduce("$") { path, key in
+    /// `$.browsers[0].tabs[2]` for a coding path (in the document's snake_case keys), from `root`.
+    static func path(_ codingPath: [any CodingKey], under root: String = "$") -> String {
+        codingPath.reduce(root) { path, key in
             if let index = key.intValue { return "\(path)[\(index)]" }
             return "\(path).\(snakeCase(key.stringValue))"
         }

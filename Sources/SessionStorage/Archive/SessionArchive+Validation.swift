@@ -4,167 +4,264 @@ import SessionModel
 extension SessionArchive {
     /// Checks the document on its own (not against a store's content).
     ///
-    /// - Throws: ``StorageError/invalidArchive(location:reason:)``; see
-    ///   ``SessionDatabase/checkImport(_:replacing:)`` for the store-aware check.
-    public func check(configuration: SessionDatabase.Configuration = .init()) throws {
-        _ = try validated(configuration: configuration)
-    }
-
-    /// A document checked against every rule, as the model values it describes.
-    struct Validated {
-        struct Browser {
-            var source: SessionArchive.Browser
-            var list: WebStateList
-        }
-
-        var browsers: [Browser]
-        /// Every tab's history, open or closed.
-        var histories: [WebStateID: NavigationHistory]
-    }
-
-    /// Checks the whole document before anything is written.
-    ///
     /// - Throws: ``StorageError/invalidArchive(location:reason:)`` at the first
     ///   problem: duplicate identifiers, a dangling opener, group, active tab or
     ///   closed entry, tabs both pinned and grouped or out of order, a history
-    ///   index out of range, a title, URL, history or blob over the limits.
-    func validated(configuration: SessionDatabase.Configuration) throws -> Validated {
-        var seenTabs: Set<WebStateID> = []
-        var seenGroups: Set<TabGroupID> = []
-        var seenBrowsers: Set<BrowserID> = []
-        var histories: [WebStateID: NavigationHistory] = [:]
-        var windowEntries: [ClosedEntryID: Int] = [:]
-        for (index, entry) in closedEntries.enumerated() where entry.kind == .window {
-            windowEntries[entry.id] = index
-        }
-        var claimedWindows: Set<ClosedEntryID> = []
-        var windowBrowsers: [ClosedEntryID: BrowserID] = [:]
-        var browsers: [Validated.Browser] = []
-
-        func fail(_ location: String, _ reason: String) -> StorageError {
-            .invalidArchive(location: location, reason: reason)
-        }
-
-        func checkTab(_ tab: Tab, at location: String) throws {
-            guard seenTabs.insert(tab.id).inserted else { throw fail("\(location).id", "tab \(tab.id) appears twice") }
-            histories[tab.id] = try history(of: tab, at: "\(location).history")
-            if let state = tab.engineState, state.count > configuration.maximumEngineStateBytes {
-                throw fail("\(location).engine_state",
-                           "\(state.count) bytes is over the limit of \(configuration.maximumEngineStateBytes)")
+    ///   index out of range, a title, URL, history or blob over the limits. See
+    ///   ``SessionDatabase/checkImport(_:replacing:)`` for the store-aware check.
+    public func check(configuration: SessionDatabase.Configuration = .init()) throws {
+        var validator = ArchiveValidator(configuration: configuration, wholeDocument: self)
+        for (index, browser) in browsers.enumerated() {
+            var pending = try validator.beginBrowser(browser, index: index)
+            for (offset, tab) in browser.tabs.enumerated() {
+                _ = try validator.browserTab(tab, at: "$.browsers[\(index)].tabs[\(offset)]", in: &pending)
             }
+            _ = try validator.endBrowser(browser, index: index, pending)
         }
+        for (index, entry) in closedEntries.enumerated() {
+            _ = try validator.closedEntry(entry, index: index)
+        }
+        try validator.finish()
+    }
+}
 
-        func history(of tab: Tab, at location: String) throws -> NavigationHistory {
-            let entries = tab.history.entries
-            guard entries.count <= configuration.maximumNavigationEntries else {
-                throw fail("\(location).entries",
-                           "\(entries.count) entries is over the limit of \(configuration.maximumNavigationEntries)")
+/// The document's rules, checked one part at a time, so that an import can
+/// stream a document of any size through them: what ``SessionArchive/check(configuration:)``
+/// runs over a whole document, and the importer over each part as it arrives.
+///
+/// A rule that needs a later part (a tab's opener further down its browser, a
+/// closed window entry named by a browser that comes after it) waits for it:
+/// at the end of the browser, or at ``finish()``. Over a whole document the
+/// rules run in the document's order, the first problem found is reported.
+struct ArchiveValidator {
+    let configuration: SessionDatabase.Configuration
+    private var seenTabs: Set<WebStateID> = []
+    private var seenGroups: Set<TabGroupID> = []
+    private var seenBrowsers: Set<BrowserID> = []
+    private var seenEntries: Set<ClosedEntryID> = []
+    /// The document's closed window entries, when known before its browsers (a whole document).
+    private let windowEntries: Set<ClosedEntryID>?
+    /// Closed window entries seen so far, by index (a streamed document).
+    private var windowEntriesSeen: [ClosedEntryID: Int] = [:]
+    /// Each claimed window entry: the browser that names it, and its index.
+    private(set) var claims: [ClosedEntryID: (browser: BrowserID, index: Int)] = [:]
+    /// Window entries seen before any browser claimed them: checked at the end.
+    private var unclaimedWindows: [(entry: SessionArchive.ClosedEntry, index: Int)] = []
+
+    /// A browser being read: its tabs' list fields until its end.
+    struct PendingBrowser {
+        /// The browser's own fields, when they came before its tabs.
+        var header: SessionArchive.Browser?
+        /// Every tab id of the browser, when known up front (a whole document).
+        var tabIDs: Set<WebStateID>?
+        var tabs: [(webState: WebState, entry: WebStateListEntry, location: String)] = []
+        /// Tabs whose list rules already ran (their browser's fields were known).
+        var checkedTabs = 0
+        /// Whether the browser's identifier and groups were checked.
+        var fieldsChecked = false
+        var groups: Set<TabGroupID> = []
+    }
+
+    /// A validator for a stream of parts; `wholeDocument`, when given, lets every
+    /// rule run in the document's order.
+    init(configuration: SessionDatabase.Configuration, wholeDocument: SessionArchive? = nil) {
+        self.configuration = configuration
+        windowEntries = wholeDocument.map { Set($0.closedEntries.filter { $0.kind == .window }.map(\.id)) }
+    }
+
+    private func fail(_ location: String, _ reason: String) -> StorageError {
+        .invalidArchive(location: location, reason: reason)
+    }
+
+    // MARK: - Browsers
+
+    /// Starts a browser. With its fields (`header`: a whole document's browser, or a
+    /// streamed one's fields before its tabs), its identifier and groups are checked now.
+    mutating func beginBrowser(_ header: SessionArchive.Browser?, index: Int) throws -> PendingBrowser {
+        var pending = PendingBrowser(header: header)
+        if let header {
+            if !header.tabs.isEmpty { pending.tabIDs = Set(header.tabs.map(\.id)) }
+            try checkFields(header, at: "$.browsers[\(index)]", &pending)
+        }
+        return pending
+    }
+
+    /// A browser's identifier and groups.
+    private mutating func checkFields(_ browser: SessionArchive.Browser, at: String, _ pending: inout PendingBrowser) throws {
+        pending.fieldsChecked = true
+        guard seenBrowsers.insert(browser.id).inserted else { throw fail("\(at).id", "browser \(browser.id) appears twice") }
+        for (offset, group) in browser.groups.enumerated() {
+            guard seenGroups.insert(group.id).inserted else {
+                throw fail("\(at).groups[\(offset)].id", "group \(group.id) appears twice")
             }
-            var items: [NavigationItem] = []
-            for (offset, entry) in entries.enumerated() {
-                let at = "\(location).entries[\(offset)]"
-                if entry.title.unicodeScalars.count > NavigationLimits.maximumTitleLength {
-                    throw fail("\(at).title", "longer than \(NavigationLimits.maximumTitleLength) characters")
-                }
-                do {
-                    items.append(try entry.item.validated())
-                } catch let error as NavigationHistoryError {
-                    throw fail(at, error.description)
-                }
+            pending.groups.insert(group.id)
+        }
+    }
+
+    /// Checks a tab of the browser being read; returns its history as a model value.
+    mutating func browserTab(
+        _ tab: SessionArchive.Tab, at location: String, in pending: inout PendingBrowser
+    ) throws -> NavigationHistory {
+        let history = try self.tab(tab, at: location)
+        pending.tabs.append((
+            WebState(
+                id: tab.id, opener: tab.opener.map { WebStateOpener(openerID: $0.tab, navigationIndex: $0.navigationIndex) },
+                navigationIndex: history.currentIndex, createdAt: tab.createdAt, lastActiveAt: tab.lastActiveAt),
+            WebStateListEntry(id: tab.id, isPinned: tab.pinned, groupID: tab.group, openerID: tab.opener?.tab),
+            location))
+        if pending.header != nil, let ids = pending.tabIDs {
+            try checkListFields(pending.tabs.count - 1, of: pending, tabIDs: ids)
+            pending.checkedTabs = pending.tabs.count
+        }
+        return history
+    }
+
+    /// A tab's group and opener, against its browser.
+    private func checkListFields(_ index: Int, of pending: PendingBrowser, tabIDs: Set<WebStateID>) throws {
+        let (webState, entry, location) = pending.tabs[index]
+        if let group = entry.groupID, !pending.groups.contains(group) {
+            throw fail("\(location).group", "group \(group) is not one of this browser's groups")
+        }
+        guard let opener = webState.opener else { return }
+        if opener.openerID == webState.id { throw fail("\(location).opener.tab", "a tab cannot be its own opener") }
+        if let index = opener.navigationIndex, index < 0 {
+            throw fail("\(location).opener.navigation_index", "must be 0 or more")
+        }
+        if !tabIDs.contains(opener.openerID) {
+            throw fail("\(location).opener.tab", "tab \(opener.openerID) is not a tab of this browser")
+        }
+    }
+
+    /// Ends a browser: the rules over its whole list. Returns the list it describes.
+    mutating func endBrowser(
+        _ browser: SessionArchive.Browser, index: Int, _ pending: PendingBrowser
+    ) throws -> WebStateList {
+        var pending = pending
+        let at = "$.browsers[\(index)]"
+        if !pending.fieldsChecked { try checkFields(browser, at: at, &pending) }
+        let tabIDs = pending.tabIDs ?? Set(pending.tabs.map(\.webState.id))
+        for offset in pending.checkedTabs..<pending.tabs.count {
+            try checkListFields(offset, of: pending, tabIDs: tabIDs)
+        }
+        var activeIndex: Int?
+        if let active = browser.activeTab {
+            guard let index = pending.tabs.firstIndex(where: { $0.webState.id == active }) else {
+                throw fail("\(at).active_tab", "tab \(active) is not a tab of this browser")
+            }
+            activeIndex = index
+        }
+        if let violation = WebStateListInvariants.violations(
+            entries: pending.tabs.map(\.entry), groups: pending.groups, activeIndex: activeIndex).first
+        {
+            throw fail("\(at).tabs", violation.description)
+        }
+        if let closed = browser.closedEntry {
+            if let windowEntries, !windowEntries.contains(closed) {
+                throw fail("\(at).closed_entry", "\(closed) is not a closed window entry of this document, or is claimed twice")
+            }
+            guard claims[closed] == nil else {
+                throw fail("\(at).closed_entry", "\(closed) is not a closed window entry of this document, or is claimed twice")
+            }
+            claims[closed] = (browser.id, index)
+        }
+        let groups = browser.groups.map {
+            TabGroup(id: $0.id, visualData: TabGroupVisualData(title: $0.title, color: $0.color, isCollapsed: $0.collapsed))
+        }
+        return try WebStateList(
+            webStates: pending.tabs.map(\.webState), pinnedCount: pending.tabs.prefix { $0.entry.isPinned }.count,
+            groupIDs: pending.tabs.map(\.entry.groupID), groups: groups, activeIndex: activeIndex)
+    }
+
+    // MARK: - Tabs and closed entries
+
+    /// A tab's own fields; returns its history as a model value.
+    mutating func tab(_ tab: SessionArchive.Tab, at location: String) throws -> NavigationHistory {
+        guard seenTabs.insert(tab.id).inserted else { throw fail("\(location).id", "tab \(tab.id) appears twice") }
+        let history = try self.history(of: tab, at: "\(location).history")
+        if let state = tab.engineState, state.count > configuration.maximumEngineStateBytes {
+            throw fail("\(location).engine_state",
+                       "\(state.count) bytes is over the limit of \(configuration.maximumEngineStateBytes)")
+        }
+        return history
+    }
+
+    private func history(of tab: SessionArchive.Tab, at location: String) throws -> NavigationHistory {
+        let entries = tab.history.entries
+        guard entries.count <= configuration.maximumNavigationEntries else {
+            throw fail("\(location).entries",
+                       "\(entries.count) entries is over the limit of \(configuration.maximumNavigationEntries)")
+        }
+        var items: [NavigationItem] = []
+        items.reserveCapacity(entries.count)
+        for (offset, entry) in entries.enumerated() {
+            let at = "\(location).entries[\(offset)]"
+            if entry.title.unicodeScalars.count > NavigationLimits.maximumTitleLength {
+                throw fail("\(at).title", "longer than \(NavigationLimits.maximumTitleLength) characters")
             }
             do {
-                return try NavigationHistory(items: items, currentIndex: tab.history.currentIndex)
-            } catch {
-                throw fail("\(location).current_index", "\(tab.history.currentIndex.map(String.init) ?? "absent") is not the index of one of \(items.count) entries")
+                items.append(try entry.item.validated())
+            } catch let error as NavigationHistoryError {
+                throw fail(at, error.description)
             }
         }
+        do {
+            return try NavigationHistory(items: items, currentIndex: tab.history.currentIndex)
+        } catch {
+            throw fail("\(location).current_index", "\(tab.history.currentIndex.map(String.init) ?? "absent") is not the index of one of \(items.count) entries")
+        }
+    }
 
-        for (browserIndex, browser) in self.browsers.enumerated() {
-            let at = "$.browsers[\(browserIndex)]"
-            guard seenBrowsers.insert(browser.id).inserted else { throw fail("\(at).id", "browser \(browser.id) appears twice") }
-            var groups: [TabGroup] = []
-            for (offset, group) in browser.groups.enumerated() {
-                guard seenGroups.insert(group.id).inserted else {
-                    throw fail("\(at).groups[\(offset)].id", "group \(group.id) appears twice")
-                }
-                groups.append(TabGroup(id: group.id, visualData: TabGroupVisualData(
-                    title: group.title, color: group.color, isCollapsed: group.collapsed)))
+    /// Checks a recently closed entry; returns its tabs' histories, in order.
+    mutating func closedEntry(_ entry: SessionArchive.ClosedEntry, index: Int) throws -> [NavigationHistory] {
+        let at = "$.closed_entries[\(index)]"
+        guard seenEntries.insert(entry.id).inserted else { throw fail("\(at).id", "entry \(entry.id) appears twice") }
+        switch entry.kind {
+        case .tab where entry.tabs.count != 1:
+            throw fail("\(at).tabs", "a closed tab entry holds exactly one tab")
+        case .group where entry.group == nil || entry.tabs.isEmpty:
+            throw fail(at, "a closed group entry needs its group and at least one tab")
+        case .window:
+            windowEntriesSeen[entry.id] = index
+            if claims[entry.id] == nil && windowEntries == nil && entry.tabs.isEmpty {
+                unclaimedWindows.append((entry, index))  // a browser further on may name it
+            } else {
+                try checkWindow(entry, at: at)
             }
-            let groupIDs = Set(groups.map(\.id))
-            var webStates: [WebState] = []
-            var entries: [WebStateListEntry] = []
-            let tabIDs = Set(browser.tabs.map(\.id))
-            for (offset, tab) in browser.tabs.enumerated() {
-                let location = "\(at).tabs[\(offset)]"
-                try checkTab(tab, at: location)
-                if let group = tab.group, !groupIDs.contains(group) {
-                    throw fail("\(location).group", "group \(group) is not one of this browser's groups")
-                }
-                if tab.opener?.tab == tab.id {
-                    throw fail("\(location).opener.tab", "a tab cannot be its own opener")
-                }
-                if let index = tab.opener?.navigationIndex, index < 0 {
-                    throw fail("\(location).opener.navigation_index", "must be 0 or more")
-                }
-                if let opener = tab.opener, !tabIDs.contains(opener.tab) {
-                    throw fail("\(location).opener.tab", "tab \(opener.tab) is not a tab of this browser")
-                }
-                webStates.append(WebState(
-                    id: tab.id, opener: tab.opener.map { WebStateOpener(openerID: $0.tab, navigationIndex: $0.navigationIndex) },
-                    navigationIndex: histories[tab.id]?.currentIndex, createdAt: tab.createdAt,
-                    lastActiveAt: tab.lastActiveAt))
-                entries.append(WebStateListEntry(id: tab.id, isPinned: tab.pinned, groupID: tab.group, openerID: tab.opener?.tab))
-            }
-            var activeIndex: Int?
-            if let active = browser.activeTab {
-                guard let index = browser.tabs.firstIndex(where: { $0.id == active }) else {
-                    throw fail("\(at).active_tab", "tab \(active) is not a tab of this browser")
-                }
-                activeIndex = index
-            }
-            if let violation = WebStateListInvariants.violations(
-                entries: entries, groups: groupIDs, activeIndex: activeIndex).first
-            {
-                throw fail("\(at).tabs", violation.description)
-            }
-            if let closed = browser.closedEntry {
-                guard windowEntries[closed] != nil, claimedWindows.insert(closed).inserted else {
-                    throw fail("\(at).closed_entry", "\(closed) is not a closed window entry of this document, or is claimed twice")
-                }
-                windowBrowsers[closed] = browser.id
-            }
-            let pinnedCount = browser.tabs.prefix { $0.pinned }.count
-            let list = try WebStateList(
-                webStates: webStates, pinnedCount: pinnedCount, groupIDs: browser.tabs.map(\.group), groups: groups,
-                activeIndex: activeIndex)
-            browsers.append(Validated.Browser(source: browser, list: list))
+        default:
+            break
         }
+        if let tabIndex = entry.tabIndex, tabIndex < 0 { throw fail("\(at).tab_index", "must be 0 or more") }
+        var histories: [NavigationHistory] = []
+        for (offset, tab) in entry.tabs.enumerated() {
+            let location = "\(at).tabs[\(offset)]"
+            histories.append(try self.tab(tab, at: location))
+            if tab.opener != nil || tab.group != nil {
+                throw fail(location, "a closed tab has no opener or group of its own (the entry holds its group)")
+            }
+        }
+        return histories
+    }
 
-        var seenEntries: Set<ClosedEntryID> = []
-        for (entryIndex, entry) in closedEntries.enumerated() {
-            let at = "$.closed_entries[\(entryIndex)]"
-            guard seenEntries.insert(entry.id).inserted else { throw fail("\(at).id", "entry \(entry.id) appears twice") }
-            switch entry.kind {
-            case .tab where entry.tabs.count != 1:
-                throw fail("\(at).tabs", "a closed tab entry holds exactly one tab")
-            case .group where entry.group == nil || entry.tabs.isEmpty:
-                throw fail(at, "a closed group entry needs its group and at least one tab")
-            case .window where !entry.tabs.isEmpty || !claimedWindows.contains(entry.id):
-                throw fail(at, "a closed window entry holds no tabs itself and is named by exactly one browser's closed_entry")
-            case .window where entry.browser != nil && entry.browser != windowBrowsers[entry.id]:
-                throw fail("\(at).browser", "a closed window entry's browser is the browser that names it, \(windowBrowsers[entry.id].map(\.uuidString) ?? "none")")
-            default:
-                break
-            }
-            if let index = entry.tabIndex, index < 0 { throw fail("\(at).tab_index", "must be 0 or more") }
-            for (offset, tab) in entry.tabs.enumerated() {
-                let location = "\(at).tabs[\(offset)]"
-                try checkTab(tab, at: location)
-                if tab.opener != nil || tab.group != nil {
-                    throw fail(location, "a closed tab has no opener or group of its own (the entry holds its group)")
-                }
+    private func checkWindow(_ entry: SessionArchive.ClosedEntry, at: String) throws {
+        guard entry.tabs.isEmpty, let claim = claims[entry.id] else {
+            throw fail(at, "a closed window entry holds no tabs itself and is named by exactly one browser's closed_entry")
+        }
+        if let browser = entry.browser, browser != claim.browser {
+            throw fail("\(at).browser", "a closed window entry's browser is the browser that names it, \(claim.browser.uuidString)")
+        }
+    }
+
+    /// The rules that waited for the whole document.
+    func finish() throws {
+        if windowEntries == nil {
+            for (entry, claim) in claims.sorted(by: { $0.value.index < $1.value.index })
+            where windowEntriesSeen[entry] == nil {
+                throw fail("$.browsers[\(claim.index)].closed_entry",
+                           "\(entry) is not a closed window entry of this document, or is claimed twice")
             }
         }
-        return Validated(browsers: browsers, histories: histories)
+        for (entry, index) in unclaimedWindows {
+            try checkWindow(entry, at: "$.closed_entries[\(index)]")
+        }
     }
 }

@@ -281,29 +281,3 @@ extension SessionArchive {
         return decoder
     }
 }
-
-/// Times in the document: UTC ISO 8601 with milliseconds, e.g. `2026-11-23T09:30:00.000Z`.
-enum ArchiveTime {
-    static func string(from date: Date) -> String {
-        formatter.string(from: date)
-    }
-
-    /// The time `text` names, or `nil` unless it is exactly in the document's form,
-    /// with a four-digit year (0001 to 9999): the store keeps only such times, so
-    /// the store can give back every time it accepts.
-    static func date(from text: String) -> Date? {
-        guard text.utf8.count == 24, let date = formatter.date(from: text), formatter.string(from: date) == text,
-              !text.hasPrefix("0000")
-        else { return nil }
-        return date
-    }
-
-    // Configured once and never mutated afterwards.
-    private static let formatter: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSS'Z'"
-        return formatter
-    }()
-}

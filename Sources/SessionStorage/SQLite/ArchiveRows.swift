@@ -2,25 +2,20 @@ import Foundation
 internal import GRDB
 import SessionModel
 
-/// The SQL behind ``SessionDatabase/exportArchive()`` and ``SessionDatabase/importArchive(_:replacing:)``.
+/// The SQL behind ``SessionDatabase/exportArchive()`` and the import's checks against the store (``ArchiveImporter`` writes).
 enum ArchiveRows {
     // MARK: - Export
 
-    static func export(_ db: Database) throws -> SessionArchive {
-        var browsers: [SessionArchive.Browser] = []
+    /// The store's content as document parts, in the document's order, each
+    /// handed to `body` as soon as it is read: one browser's list at a time.
+    static func export(_ db: Database, _ body: (SessionArchive.Part) throws -> Void) throws {
         let browserRows = try Row.fetchAll(db, sql: """
             SELECT id, created_at, last_active_at, active_tab_id, closed_entry_id FROM browsers ORDER BY created_at, id
             """)
         for row in browserRows {
             guard let id = BrowserID(uuidString: try row.decode(forColumn: "id")) else { continue }
             let list = try WebStateListRows.load(db, browser: id, includingClosed: true).list
-            let tabs = try list.webStates.enumerated().map { index, webState in
-                var tab = try self.tab(db, id: webState.id, pinned: list.isPinned(at: index))
-                tab.group = list.groupID(at: index)
-                tab.opener = webState.opener.map { SessionArchive.Opener(tab: $0.openerID, navigationIndex: $0.navigationIndex) }
-                return tab
-            }
-            browsers.append(SessionArchive.Browser(
+            try body(.browser(SessionArchive.Browser(
                 id: id, createdAt: try row.storedDate("created_at"), lastActiveAt: try row.storedDate("last_active_at"),
                 activeTab: list.activeWebState?.id,
                 closedEntry: (try row.decode(forColumn: "closed_entry_id") as String?).flatMap(ClosedEntryID.init(uuidString:)),
@@ -28,23 +23,38 @@ enum ArchiveRows {
                     SessionArchive.Group(id: $0.id, title: $0.visualData.title, color: $0.visualData.color,
                                          collapsed: $0.visualData.isCollapsed)
                 },
-                tabs: tabs))
+                tabs: []), tabCount: list.count))
+            for (index, webState) in list.webStates.enumerated() {
+                var tab = try self.tab(db, id: webState.id, pinned: list.isPinned(at: index))
+                tab.group = list.groupID(at: index)
+                tab.opener = webState.opener.map { SessionArchive.Opener(tab: $0.openerID, navigationIndex: $0.navigationIndex) }
+                try body(.tab(tab))
+            }
         }
-        var closed: [SessionArchive.ClosedEntry] = []
         for entry in try ClosedEntryRows.entries(db).sorted(by: { ($0.closedAt, $1.id.uuidString) > ($1.closedAt, $0.id.uuidString) }) {
             let tabs = entry.kind == .window ? [] : try entry.tabs.map { try tab(db, id: $0.id, pinned: $0.wasPinned) }
-            closed.append(SessionArchive.ClosedEntry(
+            try body(.closedEntry(SessionArchive.ClosedEntry(
                 id: entry.id, kind: entry.kind, closedAt: entry.closedAt, browser: entry.browser,
                 tabIndex: entry.tabIndex,
                 group: entry.group.map {
                     SessionArchive.Group(id: $0.id, title: $0.visualData.title, color: $0.visualData.color,
                                          collapsed: $0.visualData.isCollapsed)
                 },
-                tabs: tabs))
+                tabs: tabs)))
         }
-        return SessionArchive(
-            format: SessionArchive.formatName, version: SessionArchive.currentVersion, browsers: browsers,
-            closedEntries: closed)
+    }
+
+    /// The whole document in memory (for small stores and tests; an export streams ``export(_:_:)``).
+    static func export(_ db: Database) throws -> SessionArchive {
+        var archive = SessionArchive(browsers: [], closedEntries: [])
+        try export(db) { part in
+            switch part {
+            case .browser(let browser, _): archive.browsers.append(browser)
+            case .tab(let tab): archive.browsers[archive.browsers.count - 1].tabs.append(tab)
+            case .closedEntry(let entry): archive.closedEntries.append(entry)
+            }
+        }
+        return archive
     }
 
     /// A tab's own fields, history and engine state (its list fields are the caller's).
@@ -65,55 +75,9 @@ enum ArchiveRows {
 
     // MARK: - Import
 
-    /// Writes a validated document: merged (refusing identifiers the store
-    /// already has) or replacing the store's whole content.
-    static func importArchive(
-        _ db: Database, _ archive: SessionArchive, validated: SessionArchive.Validated, replacing: Bool
-    ) throws {
-        try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
-        if replacing {
-            try db.execute(sql: "DELETE FROM closed_entries; DELETE FROM browsers")
-            // The replaced pages' words leave the search index's segments too.
-            try TabSearchIndex.dropDeletedWords(db)
-        } else {
-            try refuseExisting(db, archive)
-        }
-        try checkClosedEntryBrowsers(db, archive, replacing: false)
-        // A closed window entry's browser is the browser that names it, as when the store closes a window.
-        var windowBrowsers: [ClosedEntryID: BrowserID] = [:]
-        for browser in archive.browsers {
-            if let closed = browser.closedEntry { windowBrowsers[closed] = browser.id }
-        }
-        for entry in archive.closedEntries {
-            try db.execute(sql: """
-                INSERT INTO closed_entries (id, kind, closed_at, browser_id, tab_index, group_id, group_title,
-                                            group_color, group_collapsed)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [
-                    entry.id.uuidString, entry.kind.rawValue, StoredDate(entry.closedAt),
-                    (entry.kind == .window ? windowBrowsers[entry.id] : nil)?.uuidString ?? entry.browser?.uuidString, entry.tabIndex,
-                    entry.group?.id.uuidString, entry.group?.title, entry.group?.color.rawValue, entry.group?.collapsed])
-        }
-        for browser in validated.browsers {
-            let source = browser.source
-            try BrowserRows.insert(
-                db, Browser(id: source.id, createdAt: source.createdAt, lastActiveAt: source.lastActiveAt),
-                closedEntry: source.closedEntry)
-            var stored = StoredWebStateList(revision: 0, list: WebStateList(), keys: [:])
-            try WebStateListRows.write(
-                db, browser: source.id, stored: &stored, list: browser.list, change: .between(WebStateList(), browser.list))
-            for tab in source.tabs { try writeTabContent(db, tab, history: validated.histories[tab.id]) }
-        }
-        for entry in archive.closedEntries {
-            for (offset, tab) in entry.tabs.enumerated() {
-                try db.execute(sql: """
-                    INSERT INTO tabs (id, closed_entry_id, sort_key, is_pinned, created_at, last_active_at)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    """, arguments: [tab.id.uuidString, entry.id.uuidString, offset, tab.pinned, StoredDate(tab.createdAt),
-                                     StoredDate(tab.lastActiveAt)])
-                try writeTabContent(db, tab, history: validated.histories[tab.id])
-            }
-        }
+    /// The refusal of an identifier the store already holds, when merging.
+    static func alreadyStored(_ location: String, _ what: String, _ id: String) -> StorageError {
+        .invalidArchive(location: location, reason: "the store already has \(what) \(id) (use --replace to swap the store's content)")
     }
 
     /// Every closed entry's original browser is in the document or (when merging) the store.
@@ -129,20 +93,6 @@ enum ArchiveRows {
         }
     }
 
-    /// A tab's history and engine state, into its fresh row.
-    private static func writeTabContent(_ db: Database, _ tab: SessionArchive.Tab, history: NavigationHistory?) throws {
-        if let history, !history.isEmpty {
-            let empty = NavigationHistoryRows.Stored(
-                tab: tab.id, browser: nil, history: NavigationHistory(), start: 0, rowIDs: [])
-            try NavigationHistoryRows.write(db, from: empty, to: try history.withStoredPrecision())
-        }
-        if let state = tab.engineState {
-            try db.execute(
-                sql: "INSERT INTO tab_engine_states (tab_id, data, updated_at) VALUES (?, ?, ?)",
-                arguments: [tab.id.uuidString, state, StoredDate(Date())])
-        }
-    }
-
     /// Merging refuses every identifier the store already holds.
     static func refuseExisting(_ db: Database, _ archive: SessionArchive) throws {
         func existing(_ sql: String) throws -> Set<String> { Set(try String.fetchAll(db, sql: sql)) }
@@ -150,9 +100,7 @@ enum ArchiveRows {
         let tabs = try existing("SELECT id FROM tabs")
         let groups = try existing("SELECT id FROM tab_groups")
         let entries = try existing("SELECT id FROM closed_entries")
-        func refuse(_ location: String, _ what: String, _ id: String) -> StorageError {
-            .invalidArchive(location: location, reason: "the store already has \(what) \(id) (use --replace to swap the store's content)")
-        }
+        let refuse = alreadyStored
         for (index, browser) in archive.browsers.enumerated() {
             if browsers.contains(browser.id.uuidString) { throw refuse("$.browsers[\(index)].id", "browser", browser.id.uuidString) }
             for (offset, group) in browser.groups.enumerated() where groups.contains(group.id.uuidString) {

@@ -191,6 +191,19 @@ extension SessionStoreFile {
     ///
     /// - Throws: ``StorageError/readOnly(path:reason:)`` when it cannot be written.
     public static func writePrivately(_ data: Data, toPath path: String) throws {
+        try writePrivately(toPath: path) { write in try write(data) }
+    }
+
+    /// Writes what `body` hands to its `write` function to `path`, as it comes,
+    /// into a temporary file beside it (mode 0600) that replaces `path` only
+    /// once `body` returns and the bytes are on disk: a failed or interrupted
+    /// export never leaves a partial file under the name.
+    ///
+    /// - Throws: ``StorageError/readOnly(path:reason:)`` when it cannot be
+    ///   written, or what `body` throws.
+    public static func writePrivately(
+        toPath path: String, _ body: (_ write: @escaping (Data) throws -> Void) throws -> Void
+    ) throws {
         let temporary = "\(path).\(UUID().uuidString.prefix(8)).tmp"
         let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
@@ -198,7 +211,18 @@ extension SessionStoreFile {
         }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         do {
-            try handle.write(contentsOf: data)
+            try body { data in
+                do {
+                    try handle.write(contentsOf: data)
+                } catch {
+                    throw StorageError.readOnly(path: path, reason: "\(error)")
+                }
+            }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        do {
             try handle.synchronize()
             try handle.close()
             guard rename(temporary, path) == 0 else { throw StorageError.readOnly(path: path, reason: String(cString: strerror(errno))) }

@@ -215,6 +215,59 @@ extension SessionDatabase {
         try read { db in try ArchiveRows.export(db) }
     }
 
+    /// The whole store as document parts, each handed to `body` as soon as it is
+    /// read, in one read transaction: an export of any size in bounded memory
+    /// (one browser's list of tab ids at a time). Give the parts to a
+    /// ``SessionArchive/Writer`` for the document's text.
+    ///
+    /// - Parameters:
+    ///   - progress: Called after each tab with the tabs written and the store's
+    ///     tab count (open and closed), for a progress line.
+    ///   - body: Takes each part.
+    /// - Throws: ``StorageError`` (`closed`, `corrupt`, `sqlite`), or what `body` throws.
+    public func exportArchive(
+        progress: ((_ tabs: Int, _ of: Int) -> Void)? = nil, _ body: (SessionArchive.Part) throws -> Void
+    ) throws {
+        try read { db in
+            guard let progress else { return try ArchiveRows.export(db, body) }
+            let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM tabs") ?? 0
+            var done = 0
+            try ArchiveRows.export(db) { part in
+                try body(part)
+                if case .tab = part {
+                    done += 1
+                    progress(done, total)
+                } else if case .closedEntry(let entry) = part {
+                    done += entry.tabs.count
+                    progress(done, total)
+                }
+            }
+        }
+    }
+
+    /// Reads a document from `reader` and writes it part by part in one
+    /// transaction: memory stays bounded whatever its size. Any problem (bad
+    /// JSON, a broken rule, an identifier the store has when merging) rolls the
+    /// whole import back and throws; the store's content is as it was.
+    ///
+    /// Unlike ``importArchive(_:replacing:)`` on a decoded document, nothing is
+    /// checked before the transaction starts: the document is read once.
+    ///
+    /// - Returns: How many browsers, tabs and closed entries were imported.
+    /// - Throws: ``StorageError/invalidArchive(location:reason:)``, another
+    ///   ``StorageError``, or what the reader's input throws.
+    @discardableResult
+    public func importArchive(
+        from reader: SessionArchive.Reader, replacing: Bool = false
+    ) throws -> SessionArchive.ImportCounts {
+        try mutate { db in
+            histories.removeAll()
+            let importer = try ArchiveImporter(db, configuration: configuration, replacing: replacing)
+            try reader.read(into: importer)
+            return importer.counts
+        }
+    }
+
     /// Checks the whole document, then writes it in one transaction.
     ///
     /// By default the document is merged: its identifiers must be new to the
@@ -224,10 +277,9 @@ extension SessionDatabase {
     /// - Throws: ``StorageError/invalidArchive(location:reason:)``, and
     ///   ``StorageError`` (`closed`, `busy`, `readOnly`, `fileMovedOrDeleted`, `sqlite`).
     public func importArchive(_ archive: SessionArchive, replacing: Bool = false) throws {
-        let validated = try archive.validated(configuration: configuration)
         try mutate { db in
             histories.removeAll()
-            try ArchiveRows.importArchive(db, archive, validated: validated, replacing: replacing)
+            try ArchiveImporter.write(db, archive, configuration: configuration, replacing: replacing)
         }
     }
 
@@ -237,10 +289,9 @@ extension SessionDatabase {
     /// - Throws: ``StorageError/invalidArchive(location:reason:)``, another
     ///   ``StorageError``, or `CancellationError` if the task was cancelled before the write started.
     public func importArchive(_ archive: SessionArchive, replacing: Bool = false) async throws {
-        let validated = try archive.validated(configuration: configuration)
-        try await mutate { [histories] db in
+        try await mutate { [histories, configuration] db in
             histories.removeAll()
-            try ArchiveRows.importArchive(db, archive, validated: validated, replacing: replacing)
+            try ArchiveImporter.write(db, archive, configuration: configuration, replacing: replacing)
         }
     }
 
@@ -250,7 +301,7 @@ extension SessionDatabase {
     ///
     /// - Throws: ``StorageError/invalidArchive(location:reason:)``.
     public func checkImport(_ archive: SessionArchive, replacing: Bool = false) throws {
-        _ = try archive.validated(configuration: configuration)
+        try archive.check(configuration: configuration)
         if !replacing {
             try read { db in try ArchiveRows.refuseExisting(db, archive) }
         }

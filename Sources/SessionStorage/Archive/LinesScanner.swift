@@ -1,0 +1,112 @@
+import Foundation
+import SessionModel
+
+/// Reads a ``SessionArchive/Layout/lines`` document: a header line, then one
+/// line per browser (its fields), tab and closed entry, each decoded on its own
+/// with the document's decoder. Errors name the line.
+struct LinesScanner {
+    var input: ByteInput
+    private let decoder = SessionArchive.decoder()
+    private var lineNumber = 0
+
+    init(input: ByteInput) {
+        self.input = input
+    }
+
+    /// The fields of a browser line (its tabs are the tab lines after it).
+    private struct BrowserFields: Decodable {
+        var id: BrowserID
+        var createdAt: Date
+        var lastActiveAt: Date
+        var activeTab: WebStateID?
+        var closedEntry: ClosedEntryID?
+        var groups: [SessionArchive.Group]
+    }
+
+    /// One line after the header: exactly one of its fields is present.
+    private struct Line: Decodable {
+        var browser: BrowserFields?
+        var tab: SessionArchive.Tab?
+        var closedEntry: SessionArchive.ClosedEntry?
+    }
+
+    private struct Header: Decodable {
+        var format: String?
+        var version: Int?
+    }
+
+    /// Reads the whole document into `importer`.
+    mutating func read(into importer: ArchiveImporter) throws {
+        guard let first = try nextLine() else {
+            throw StorageError.invalidArchive(location: "line 1", reason: "the document is empty")
+        }
+        let header = try decode(Header.self, first)
+        guard header.format == SessionArchive.linesFormatName else {
+            throw StorageError.invalidArchive(
+                location: "line 1: $.format",
+                reason: "expected \"\(SessionArchive.linesFormatName)\", found \(header.format.map { "\"\($0)\"" } ?? "nothing")")
+        }
+        guard header.version == SessionArchive.currentVersion else {
+            throw StorageError.invalidArchive(
+                location: "line 1: $.version",
+                reason: "unknown format version \(header.version.map(String.init) ?? "(none)"); this tool reads version \(SessionArchive.currentVersion)")
+        }
+        var browser: SessionArchive.Browser?
+        while let bytes = try nextLine() {
+            let line = try decode(Line.self, bytes)
+            switch (line.browser, line.tab, line.closedEntry) {
+            case (let fields?, nil, nil):
+                if let browser { try importer.endBrowser(browser) }
+                let next = SessionArchive.Browser(
+                    id: fields.id, createdAt: fields.createdAt, lastActiveAt: fields.lastActiveAt,
+                    activeTab: fields.activeTab, closedEntry: fields.closedEntry, groups: fields.groups, tabs: [])
+                try importer.beginBrowser(next)
+                browser = next
+            case (nil, let tab?, nil):
+                try importer.tab(tab, at: "line \(lineNumber): $.tab")
+            case (nil, nil, let entry?):
+                if let open = browser { try importer.endBrowser(open) }
+                browser = nil
+                try importer.closedEntry(entry)
+            default:
+                throw StorageError.invalidArchive(
+                    location: "line \(lineNumber)", reason: "expected one of \"browser\", \"tab\" or \"closed_entry\"")
+            }
+        }
+        if let browser { try importer.endBrowser(browser) }
+        try importer.finish()
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, _ bytes: [UInt8]) throws -> T {
+        do {
+            return try decoder.decode(type, from: Data(bytes))
+        } catch {
+            throw SessionArchive.located(error, under: "line \(lineNumber): $")
+        }
+    }
+
+    /// The next line that is not blank, without its line feed; `nil` at the end.
+    private mutating func nextLine() throws -> [UInt8]? {
+        while true {
+            guard try input.available() else { return nil }
+            lineNumber += 1
+            input.mark = input.position
+            defer { input.mark = nil }
+            while true {
+                if let end = input.buffer[input.position...].firstIndex(of: UInt8(ascii: "\n")) {
+                    input.position = end + 1
+                    break
+                }
+                input.position = input.buffer.count
+                guard try input.readMore() else { break }
+            }
+            let line = input.buffer[input.mark!..<input.position]
+            if let bad = ByteInput.firstNonText(in: line) {
+                throw StorageError.invalidArchive(
+                    location: "line \(lineNumber), byte \(bad + 1)", reason: "not UTF-8 text")
+            }
+            let content = line.filter { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }.isEmpty ? nil : Array(line)
+            if let content { return content }
+        }
+    }
+}

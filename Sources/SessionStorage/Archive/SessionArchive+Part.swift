@@ -1,0 +1,56 @@
+import Foundation
+
+extension SessionArchive {
+    /// One piece of a document, in the order an export streams it: each
+    /// browser's own fields, then its tabs, then the recently closed entries.
+    ///
+    /// A document of any size is written (``Writer``) and read
+    /// (``SessionDatabase/importArchive(from:replacing:progress:)``) a part at a
+    /// time, so neither side holds more than one browser's list of tab ids.
+    public enum Part: Sendable, Hashable {
+        /// A browser's own fields; its ``Browser/tabs`` are empty here, and its
+        /// `tabCount` tabs follow as ``tab(_:)`` parts.
+        case browser(Browser, tabCount: Int)
+        /// A tab of the browser last given.
+        case tab(Tab)
+        /// A recently closed entry; all of them come after the browsers.
+        case closedEntry(ClosedEntry)
+    }
+
+    /// The document's parts, in order.
+    public var parts: [Part] {
+        var parts: [Part] = []
+        for browser in browsers {
+            var fields = browser
+            fields.tabs = []
+            parts.append(.browser(fields, tabCount: browser.tabs.count))
+            parts.append(contentsOf: browser.tabs.map(Part.tab))
+        }
+        parts.append(contentsOf: closedEntries.map(Part.closedEntry))
+        return parts
+    }
+
+    /// How a document is laid out in text.
+    public enum Layout: String, Sendable, CaseIterable {
+        /// One JSON document (format ``SessionArchive/formatName``): what ``encoder()`` writes, byte for byte.
+        case document
+        /// JSON Lines (format ``SessionArchive/linesFormatName``): a header line, then
+        /// one compact line per browser (its fields), tab and closed entry, in ``Part`` order.
+        case lines
+    }
+
+    /// The value of the `format` field of the first line of a ``Layout/lines`` document.
+    public static let linesFormatName = "sessionstore-lines"
+}
+
+extension SessionArchive.Layout {
+    /// How a ``lines`` document begins (after any white space): its header line as written.
+    static let linesPrefix = Array("{\"format\":\"\(SessionArchive.linesFormatName)\"".utf8)
+
+    /// The layout of a document that begins with `prefix` (its first hundred bytes are enough):
+    /// ``lines`` when its first line is a lines header, else ``document``.
+    public init(sniffing prefix: Data) {
+        let start = prefix.firstIndex { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } ?? prefix.endIndex
+        self = prefix[start...].starts(with: Self.linesPrefix) ? .lines : .document
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+extension SessionArchive {
+    /// What an import wrote.
+    public struct ImportCounts: Sendable, Hashable {
+        /// Browsers, open or closed as windows.
+        public var browsers = 0
+        /// Tabs of the browsers (a closed tab or group entry's own tabs are not counted).
+        public var tabs = 0
+        /// Recently closed entries.
+        public var closedEntries = 0
+
+        /// No browser, tab or entry.
+        public init() {}
+    }
+
+    /// A document's text, read a piece at a time, for
+    /// ``SessionDatabase/importArchive(from:replacing:)``: either layout
+    /// (a ``Layout/lines`` document is told by its first line), in memory
+    /// proportional to its largest part, never to the document.
+    public final class Reader {
+        private var input: ByteInput
+
+        /// A reader of the pieces `next` gives, `nil` at the end.
+        public init(next: @escaping () throws -> Data?) {
+            input = ByteInput(next: next)
+        }
+
+        /// A reader of a file or pipe, 1 MiB at a time.
+        public convenience init(fileHandle: FileHandle) {
+            self.init { try fileHandle.read(upToCount: 1 << 20) }
+        }
+
+        /// A reader of a document in memory.
+        public convenience init(data: Data) {
+            var given = false
+            self.init {
+                defer { given = true }
+                return given ? nil : data
+            }
+        }
+
+        /// Called with the number of bytes read so far, after each piece (for progress).
+        public var progress: ((Int64) -> Void)? {
+            get { input.progress }
+            set { input.progress = newValue }
+        }
+
+        /// The bytes read so far.
+        public var bytesRead: Int64 { input.bytesRead }
+
+        /// Reads the document into `importer`, in its layout.
+        func read(into importer: ArchiveImporter) throws {
+            if try isLines() {
+                var scanner = LinesScanner(input: input)
+                defer { input = scanner.input }
+                try scanner.read(into: importer)
+            } else {
+                var scanner = DocumentScanner(input: input)
+                defer { input = scanner.input }
+                try scanner.read(into: importer)
+            }
+        }
+
+        /// Whether the document starts with a ``Layout/lines`` header line.
+        private func isLines() throws -> Bool {
+            try input.skipWhitespace()
+            let prefix = Layout.linesPrefix
+            while input.buffer.count - input.position < prefix.count, try input.readMore() {}
+            return input.buffer[input.position...].starts(with: prefix)
+        }
+    }
+}

@@ -1,0 +1,235 @@
+import Foundation
+import SessionModel
+
+extension SessionArchive {
+    /// Writes a document part by part, handing its text to `output` in pieces
+    /// of about 64 KiB: an export of any size in bounded memory.
+    ///
+    /// The ``Layout/document`` text is byte for byte what ``encoder()`` makes
+    /// of the whole document, followed by a newline.
+    ///
+    /// ```swift
+    /// let writer = SessionArchive.Writer(layout: .lines) { try handle.write(contentsOf: $0) }
+    /// try database.exportArchive { try writer.write($0) }
+    /// try writer.finish()
+    /// ```
+    public final class Writer {
+        private let layout: Layout
+        private let output: (Data) throws -> Void
+        private var json: JSONEmitter
+        private enum Phase { case start, browsers, closedEntries, finished }
+        private var phase = Phase.start
+        /// Whether a browser's `tabs` array is open.
+        private var inBrowser = false
+
+        /// A writer of `layout` text that hands it to `output`.
+        public init(layout: Layout, output: @escaping (Data) throws -> Void) {
+            self.layout = layout
+            self.output = output
+            json = JSONEmitter(pretty: layout == .document)
+        }
+
+        /// Writes the next part. Parts come in ``Part`` order: a closed entry after every browser.
+        ///
+        /// - Throws: Whatever `output` throws.
+        public func write(_ part: Part) throws {
+            precondition(phase != .finished, "SessionArchive.Writer: a part after finish()")
+            switch layout {
+            case .document: writeInDocument(part)
+            case .lines: writeLine(part)
+            }
+            if json.bytes.count >= 1 << 16 { try flush() }
+        }
+
+        /// Ends the document and hands over the rest of its text.
+        ///
+        /// - Throws: Whatever `output` throws.
+        public func finish() throws {
+            guard phase != .finished else { return }
+            if layout == .document {
+                if phase == .start { beginDocument() }
+                if phase == .browsers { beginClosedEntries() }
+                json.endArray()
+                json.key("format")
+                json.string(formatName)
+                json.key("version")
+                json.integer(currentVersion)
+                json.endObject()
+                json.newline()
+            } else if phase == .start {
+                writeHeaderLine()
+            }
+            phase = .finished
+            try flush()
+        }
+
+        private func flush() throws {
+            let bytes = json.take()
+            if !bytes.isEmpty { try output(Data(bytes)) }
+        }
+
+        // MARK: - Document
+
+        private func beginDocument() {
+            json.beginObject()
+            json.key("browsers")
+            json.beginArray()
+            phase = .browsers
+        }
+
+        private func closeBrowser() {
+            guard inBrowser else { return }
+            json.endArray()
+            json.endObject()
+            inBrowser = false
+        }
+
+        private func beginClosedEntries() {
+            closeBrowser()
+            json.endArray()
+            json.key("closed_entries")
+            json.beginArray()
+            phase = .closedEntries
+        }
+
+        private func writeInDocument(_ part: Part) {
+            if phase == .start { beginDocument() }
+            switch part {
+            case .browser(let browser, _):
+                precondition(phase == .browsers, "SessionArchive.Writer: a browser after a closed entry")
+                closeBrowser()
+                json.element()
+                json.beginObject()
+                json.browserFields(browser)
+                json.key("tabs")
+                json.beginArray()
+                inBrowser = true
+            case .tab(let tab):
+                precondition(inBrowser, "SessionArchive.Writer: a tab before any browser")
+                json.element()
+                json.tab(tab)
+            case .closedEntry(let entry):
+                if phase == .browsers { beginClosedEntries() }
+                json.element()
+                json.closedEntry(entry)
+            }
+        }
+
+        // MARK: - Lines
+
+        private func writeHeaderLine() {
+            json.beginObject()
+            json.key("format")
+            json.string(linesFormatName)
+            json.key("version")
+            json.integer(currentVersion)
+            json.endObject()
+            json.newline()
+            phase = .browsers
+        }
+
+        private func writeLine(_ part: Part) {
+            if phase == .start { writeHeaderLine() }
+            json.beginObject()
+            switch part {
+            case .browser(let browser, _):
+                precondition(phase == .browsers, "SessionArchive.Writer: a browser after a closed entry")
+                json.key("browser")
+                json.beginObject()
+                json.browserFields(browser)
+                json.endObject()
+                inBrowser = true
+            case .tab(let tab):
+                precondition(inBrowser, "SessionArchive.Writer: a tab before any browser")
+                json.key("tab")
+                json.tab(tab)
+            case .closedEntry(let entry):
+                phase = .closedEntries
+                json.key("closed_entry")
+                json.closedEntry(entry)
+            }
+            json.endObject()
+            json.newline()
+        }
+    }
+}
+
+// The document's objects, keys in sorted order (as `.sortedKeys` orders the snake_case keys).
+extension JSONEmitter {
+    /// A browser's fields but `tabs`, in an open object.
+    mutating func browserFields(_ browser: SessionArchive.Browser) {
+        if let active = browser.activeTab { key("active_tab"); string(active.uuidString) }
+        if let closed = browser.closedEntry { key("closed_entry"); string(closed.uuidString) }
+        key("created_at"); time(browser.createdAt)
+        key("groups"); beginArray()
+        for group in browser.groups { element(); self.group(group) }
+        endArray()
+        key("id"); string(browser.id.uuidString)
+        key("last_active_at"); time(browser.lastActiveAt)
+    }
+
+    mutating func group(_ group: SessionArchive.Group) {
+        beginObject()
+        key("collapsed"); bool(group.collapsed)
+        key("color"); string(group.color.rawValue)
+        key("id"); string(group.id.uuidString)
+        key("title"); string(group.title)
+        endObject()
+    }
+
+    mutating func tab(_ tab: SessionArchive.Tab) {
+        beginObject()
+        key("created_at"); time(tab.createdAt)
+        if let state = tab.engineState { key("engine_state"); base64(state) }
+        if let group = tab.group { key("group"); string(group.uuidString) }
+        key("history"); beginObject()
+        if let index = tab.history.currentIndex { key("current_index"); integer(index) }
+        key("entries"); beginArray()
+        for entry in tab.history.entries { element(); self.entry(entry) }
+        endArray()
+        endObject()
+        key("id"); string(tab.id.uuidString)
+        key("last_active_at"); time(tab.lastActiveAt)
+        if let opener = tab.opener {
+            key("opener"); beginObject()
+            if let index = opener.navigationIndex { key("navigation_index"); integer(index) }
+            key("tab"); string(opener.tab.uuidString)
+            endObject()
+        }
+        key("pinned"); bool(tab.pinned)
+        endObject()
+    }
+
+    mutating func entry(_ entry: SessionArchive.Entry) {
+        beginObject()
+        if let favicon = entry.faviconUrl { key("favicon_url"); string(favicon) }
+        if let status = entry.httpStatus { key("http_status"); integer(status) }
+        if let state = entry.pageState { key("page_state"); base64(state) }
+        key("post"); bool(entry.post)
+        key("referrer_policy"); string(entry.referrerPolicy.rawValue)
+        if let referrer = entry.referrerUrl { key("referrer_url"); string(referrer) }
+        key("timestamp"); time(entry.timestamp)
+        key("title"); string(entry.title)
+        key("transition"); string(entry.transition.rawValue)
+        key("url"); string(entry.url)
+        key("user_agent"); string(entry.userAgent.rawValue)
+        if let virtual = entry.virtualUrl { key("virtual_url"); string(virtual) }
+        endObject()
+    }
+
+    mutating func closedEntry(_ entry: SessionArchive.ClosedEntry) {
+        beginObject()
+        if let browser = entry.browser { key("browser"); string(browser.uuidString) }
+        key("closed_at"); time(entry.closedAt)
+        if let group = entry.group { key("group"); self.group(group) }
+        key("id"); string(entry.id.uuidString)
+        key("kind"); string(entry.kind.rawValue)
+        if let index = entry.tabIndex { key("tab_index"); integer(index) }
+        key("tabs"); beginArray()
+        for tab in entry.tabs { element(); self.tab(tab) }
+        endArray()
+        endObject()
+    }
+
+    private mutating func time(_ date: Date) { string(ArchiveTime.string(from: date)) }
+}

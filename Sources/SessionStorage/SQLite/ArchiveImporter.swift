@@ -1,0 +1,199 @@
+import Foundation
+internal import GRDB
+import SessionModel
+
+/// Writes a document into the store part by part, in the caller's transaction:
+/// each part is checked (``ArchiveValidator``) and written as it arrives, so an
+/// import holds one browser's list of tab ids, never the document's histories.
+///
+/// A tab's history and engine state are written when the tab arrives; its row,
+/// with its place in the list, when its browser ends (foreign keys are checked
+/// at commit). The rules that need a later part run at ``finish()``. Any
+/// problem throws, and the caller's transaction rolls every part back.
+final class ArchiveImporter {
+    private let db: Database
+    private let replacing: Bool
+    private var validator: ArchiveValidator
+    private var pending = ArchiveValidator.PendingBrowser()
+    private var inBrowser = false
+    private var browserIndex = -1
+    private var tabOffset = 0
+    private var entryIndex = 0
+    private var entryBrowsers: [(index: Int, browser: BrowserID)] = []
+    /// What was written so far.
+    private(set) var counts = SessionArchive.ImportCounts()
+
+    /// Starts an import: with `replacing`, the store's content goes first.
+    init(
+        _ db: Database, configuration: SessionDatabase.Configuration, replacing: Bool,
+        wholeDocument: SessionArchive? = nil
+    ) throws {
+        self.db = db
+        self.replacing = replacing
+        validator = ArchiveValidator(configuration: configuration, wholeDocument: wholeDocument)
+        try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+        if replacing {
+            try db.execute(sql: "DELETE FROM closed_entries; DELETE FROM browsers")
+            // The replaced pages' words leave the search index's segments too.
+            try TabSearchIndex.dropDeletedWords(db)
+        }
+    }
+
+    /// Writes a whole document.
+    static func write(
+        _ db: Database, _ archive: SessionArchive, configuration: SessionDatabase.Configuration, replacing: Bool
+    ) throws {
+        let importer = try ArchiveImporter(db, configuration: configuration, replacing: replacing, wholeDocument: archive)
+        for browser in archive.browsers {
+            try importer.beginBrowser(browser)
+            for tab in browser.tabs { try importer.tab(tab) }
+            try importer.endBrowser(browser)
+        }
+        for entry in archive.closedEntries { try importer.closedEntry(entry) }
+        try importer.finish()
+    }
+
+    // MARK: - Parts
+
+    /// Writes the next part, in ``SessionArchive/Part`` order.
+    func write(_ part: SessionArchive.Part) throws {
+        switch part {
+        case .browser(let browser, _):
+            if inBrowser, let header = pending.header { try endBrowser(header) }
+            try beginBrowser(browser)
+        case .tab(let tab):
+            try self.tab(tab)
+        case .closedEntry(let entry):
+            if inBrowser, let header = pending.header { try endBrowser(header) }
+            try closedEntry(entry)
+        }
+    }
+
+    /// Starts the next browser, with its fields when they come before its tabs.
+    func beginBrowser(_ header: SessionArchive.Browser?) throws {
+        precondition(!inBrowser, "ArchiveImporter: a browser inside a browser")
+        browserIndex += 1
+        tabOffset = 0
+        inBrowser = true
+        pending = try validator.beginBrowser(header, index: browserIndex)
+    }
+
+    /// A tab of the current browser: checked, and its history written.
+    func tab(_ tab: SessionArchive.Tab, at location: String? = nil) throws {
+        guard inBrowser else {
+            throw StorageError.invalidArchive(location: location ?? "the document", reason: "a tab before any browser")
+        }
+        let location = location ?? "$.browsers[\(browserIndex)].tabs[\(tabOffset)]"
+        let history = try validator.browserTab(tab, at: location, in: &pending)
+        try refuseStoredTab(tab, at: location)
+        try writeContent(tab, history: history)
+        tabOffset += 1
+    }
+
+    /// Ends the current browser with its fields: its list rules, then its rows.
+    func endBrowser(_ header: SessionArchive.Browser) throws {
+        precondition(inBrowser, "ArchiveImporter: the end of no browser")
+        let list = try validator.endBrowser(header, index: browserIndex, pending)
+        inBrowser = false
+        pending = ArchiveValidator.PendingBrowser()
+        let at = "$.browsers[\(browserIndex)]"
+        if !replacing {
+            if try stored("SELECT 1 FROM browsers WHERE id = ?", header.id.uuidString) {
+                throw ArchiveRows.alreadyStored("\(at).id", "browser", header.id.uuidString)
+            }
+            for (offset, group) in header.groups.enumerated()
+            where try stored("SELECT 1 FROM tab_groups WHERE id = ?", group.id.uuidString) {
+                throw ArchiveRows.alreadyStored("\(at).groups[\(offset)].id", "group", group.id.uuidString)
+            }
+        }
+        try BrowserRows.insert(
+            db, Browser(id: header.id, createdAt: header.createdAt, lastActiveAt: header.lastActiveAt),
+            closedEntry: header.closedEntry)
+        var stored = StoredWebStateList(revision: 0, list: WebStateList(), keys: [:])
+        try WebStateListRows.write(
+            db, browser: header.id, stored: &stored, list: list, change: .between(WebStateList(), list))
+        // Each history was written before its tab's row: the row takes its current index now.
+        for webState in list.webStates {
+            guard let index = webState.navigationIndex else { continue }
+            try db.cachedStatement(sql: "UPDATE tabs SET current_entry_index = ? WHERE id = ?")
+                .execute(arguments: [index, webState.id.uuidString])
+        }
+        counts.browsers += 1
+        counts.tabs += list.count
+    }
+
+    /// A recently closed entry and its tabs.
+    func closedEntry(_ entry: SessionArchive.ClosedEntry) throws {
+        precondition(!inBrowser, "ArchiveImporter: a closed entry inside a browser")
+        let histories = try validator.closedEntry(entry, index: entryIndex)
+        let at = "$.closed_entries[\(entryIndex)]"
+        if !replacing, try stored("SELECT 1 FROM closed_entries WHERE id = ?", entry.id.uuidString) {
+            throw ArchiveRows.alreadyStored("\(at).id", "closed entry", entry.id.uuidString)
+        }
+        if let browser = entry.browser { entryBrowsers.append((entryIndex, browser)) }
+        try db.execute(sql: """
+            INSERT INTO closed_entries (id, kind, closed_at, browser_id, tab_index, group_id, group_title,
+                                        group_color, group_collapsed)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [
+                entry.id.uuidString, entry.kind.rawValue, StoredDate(entry.closedAt), entry.browser?.uuidString,
+                entry.tabIndex, entry.group?.id.uuidString, entry.group?.title, entry.group?.color.rawValue,
+                entry.group?.collapsed])
+        for (offset, tab) in entry.tabs.enumerated() {
+            try refuseStoredTab(tab, at: "\(at).tabs[\(offset)]")
+            try db.cachedStatement(sql: """
+                INSERT INTO tabs (id, closed_entry_id, sort_key, is_pinned, created_at, last_active_at)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [
+                    tab.id.uuidString, entry.id.uuidString, offset, tab.pinned, StoredDate(tab.createdAt),
+                    StoredDate(tab.lastActiveAt)])
+            try writeContent(tab, history: histories[offset])
+        }
+        counts.closedEntries += 1
+        entryIndex += 1
+    }
+
+    /// The rules that waited for the whole document, and the links they settle.
+    func finish() throws {
+        if inBrowser, let header = pending.header { try endBrowser(header) }
+        precondition(!inBrowser, "ArchiveImporter: finished inside a browser")
+        try validator.finish()
+        // A closed window entry's browser is the browser that names it, as when the store closes a window.
+        for (entry, claim) in validator.claims {
+            try db.execute(
+                sql: "UPDATE closed_entries SET browser_id = ? WHERE id = ?",
+                arguments: [claim.browser.uuidString, entry.uuidString])
+        }
+        for (index, browser) in entryBrowsers
+        where try !stored("SELECT 1 FROM browsers WHERE id = ?", browser.uuidString) {
+            throw StorageError.invalidArchive(
+                location: "$.closed_entries[\(index)].browser",
+                reason: "browser \(browser) is in neither the document nor the store")
+        }
+    }
+
+    // MARK: - Rows
+
+    private func stored(_ sql: String, _ id: String) throws -> Bool {
+        try Int.fetchOne(db.cachedStatement(sql: sql), arguments: [id]) != nil
+    }
+
+    private func refuseStoredTab(_ tab: SessionArchive.Tab, at location: String) throws {
+        if !replacing, try stored("SELECT 1 FROM tabs WHERE id = ?", tab.id.uuidString) {
+            throw ArchiveRows.alreadyStored("\(location).id", "tab", tab.id.uuidString)
+        }
+    }
+
+    /// A tab's history and engine state; its row may come later in the transaction.
+    private func writeContent(_ tab: SessionArchive.Tab, history: NavigationHistory) throws {
+        if !history.isEmpty {
+            let empty = NavigationHistoryRows.Stored(
+                tab: tab.id, browser: nil, history: NavigationHistory(), start: 0, rowIDs: [])
+            try NavigationHistoryRows.write(db, from: empty, to: try history.withStoredPrecision())
+        }
+        if let state = tab.engineState {
+            try db.cachedStatement(sql: "INSERT INTO tab_engine_states (tab_id, data, updated_at) VALUES (?, ?, ?)")
+                .execute(arguments: [tab.id.uuidString, state, StoredDate(Date())])
+        }
+    }
+}
