@@ -121,27 +121,30 @@ extension SessionStore {
                 let source = try openDocument()
                 defer { if file != "-" { try? source.handle.close() } }
                 // A small document is decoded whole and checked read-only before the store is
-                // opened for writing; a large one streams through one transaction.
+                // opened for writing; a large one, and JSON Lines, stream through one transaction.
                 var head = Data()
                 var ended = false
-                while head.count <= Self.wholeDocumentLimit {
+                repeat {
                     guard let piece = try readPiece(source.handle), !piece.isEmpty else {
                         ended = true
                         break
                     }
                     head.append(piece)
                     progress.update(Int64(head.count), of: source.size, unit: "bytes")
-                }
-                // JSON Lines always stream: they exist to be read a line at a time.
+                    if SessionArchive.Layout(sniffing: head.prefix(256)) == .lines { break }
+                    if let size = source.size, size > Self.wholeDocumentLimit { break }
+                } while head.count <= Self.wholeDocumentLimit
                 if ended && SessionArchive.Layout(sniffing: head.prefix(256)) == .document {
                     counts = try importWhole(try decodeDocument(head))
                 } else {
-                    var rest: Data? = head
+                    // What was read first goes to the reader in pieces like the rest.
+                    var offset = 0
                     let reader = SessionArchive.Reader {
-                        if let first = rest {
-                            rest = nil
-                            return first
+                        if offset < head.count {
+                            defer { offset = min(head.count, offset + (1 << 20)) }
+                            return head.subdata(in: offset..<min(head.count, offset + (1 << 20)))
                         }
+                        head = Data()
                         return try readPiece(source.handle)
                     }
                     reader.progress = { progress.update($0, of: source.size, unit: "bytes") }

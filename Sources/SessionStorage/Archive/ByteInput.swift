@@ -2,8 +2,8 @@ import Foundation
 
 /// A document's bytes, read in pieces: the scanners look at a window of them
 /// and let go of what they have passed, so a document of any size is read in
-/// memory proportional to its largest part.
-struct ByteInput {
+/// memory proportional to its largest part. A class: the window is never copied.
+final class ByteInput {
     private let next: () throws -> Data?
     /// The window; `buffer[position]` is the next byte.
     private(set) var buffer: [UInt8] = []
@@ -27,18 +27,18 @@ struct ByteInput {
     var place: String { "byte \(offset + Int64(position) + 1)" }
 
     /// Whether a byte is available at `position`, reading another piece if needed.
-    mutating func available() throws -> Bool {
+    func available() throws -> Bool {
         if position < buffer.count { return true }
         return try readMore()
     }
 
     /// The next byte, without taking it; `nil` at the end.
-    mutating func peek() throws -> UInt8? {
+    func peek() throws -> UInt8? {
         try available() ? buffer[position] : nil
     }
 
     /// Reads another piece into the window, dropping what lies before `mark` (or `position`).
-    mutating func readMore() throws -> Bool {
+    func readMore() throws -> Bool {
         while !finished {
             let keep = min(mark ?? position, position)
             if keep > 0 && keep >= buffer.count / 2 {
@@ -46,6 +46,8 @@ struct ByteInput {
                 offset += Int64(keep)
                 position -= keep
                 if mark != nil { mark! -= keep }
+                // A large first piece or part leaves a large window: give it back.
+                if buffer.capacity > 8 << 20 && buffer.count < buffer.capacity / 4 { buffer = Array(buffer) }
             }
             guard let data = try next() else {
                 finished = true
@@ -60,7 +62,7 @@ struct ByteInput {
     }
 
     /// Skips JSON white space (space, tab, line feed, carriage return).
-    mutating func skipWhitespace() throws {
+    func skipWhitespace() throws {
         while try available() {
             switch buffer[position] {
             case 0x20, 0x09, 0x0A, 0x0D: position += 1

@@ -9,7 +9,7 @@ import Foundation
 /// browser's fields may come before or after its tabs. Keys that are not the
 /// document's are read and ignored, as the decoder ignores them.
 struct DocumentScanner {
-    var input: ByteInput
+    let input: ByteInput
     private let decoder = SessionArchive.decoder()
     private var format: String??
     private var version: Int??

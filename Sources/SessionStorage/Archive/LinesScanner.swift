@@ -5,7 +5,7 @@ import SessionModel
 /// line per browser (its fields), tab and closed entry, each decoded on its own
 /// with the document's decoder. Errors name the line.
 struct LinesScanner {
-    var input: ByteInput
+    let input: ByteInput
     private let decoder = SessionArchive.decoder()
     private var lineNumber = 0
 

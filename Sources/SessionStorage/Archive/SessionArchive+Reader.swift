@@ -19,7 +19,7 @@ extension SessionArchive {
     /// (a ``Layout/lines`` document is told by its first line), in memory
     /// proportional to its largest part, never to the document.
     public final class Reader {
-        private var input: ByteInput
+        private let input: ByteInput
 
         /// A reader of the pieces `next` gives, `nil` at the end.
         public init(next: @escaping () throws -> Data?) {
@@ -53,11 +53,9 @@ extension SessionArchive {
         func read(into importer: ArchiveImporter) throws {
             if try isLines() {
                 var scanner = LinesScanner(input: input)
-                defer { input = scanner.input }
                 try scanner.read(into: importer)
             } else {
                 var scanner = DocumentScanner(input: input)
-                defer { input = scanner.input }
                 try scanner.read(into: importer)
             }
         }

@@ -16,7 +16,7 @@ extension SessionArchive {
             for (offset, tab) in browser.tabs.enumerated() {
                 _ = try validator.browserTab(tab, at: "$.browsers[\(index)].tabs[\(offset)]", in: &pending)
             }
-            _ = try validator.endBrowser(browser, index: index, pending)
+            _ = try validator.endBrowser(browser, index: index, &pending)
         }
         for (index, entry) in closedEntries.enumerated() {
             _ = try validator.closedEntry(entry, index: index)
@@ -54,7 +54,8 @@ struct ArchiveValidator {
         var header: SessionArchive.Browser?
         /// Every tab id of the browser, when known up front (a whole document).
         var tabIDs: Set<WebStateID>?
-        var tabs: [(webState: WebState, entry: WebStateListEntry, location: String)] = []
+        /// Its tabs so far, as the list will hold them (their locations are `$.browsers[i].tabs[offset]`).
+        var tabs: [WebStateListEntry] = []
         /// Tabs whose list rules already ran (their browser's fields were known).
         var checkedTabs = 0
         /// Whether the browser's identifier and groups were checked.
@@ -103,55 +104,66 @@ struct ArchiveValidator {
         _ tab: SessionArchive.Tab, at location: String, in pending: inout PendingBrowser
     ) throws -> NavigationHistory {
         let history = try self.tab(tab, at: location)
-        pending.tabs.append((
-            WebState(
-                id: tab.id, opener: tab.opener.map { WebStateOpener(openerID: $0.tab, navigationIndex: $0.navigationIndex) },
-                navigationIndex: history.currentIndex, createdAt: tab.createdAt, lastActiveAt: tab.lastActiveAt),
-            WebStateListEntry(id: tab.id, isPinned: tab.pinned, groupID: tab.group, openerID: tab.opener?.tab),
-            location))
+        let entry = WebStateListEntry(id: tab.id, isPinned: tab.pinned, groupID: tab.group, openerID: tab.opener?.tab)
+        pending.tabs.append(entry)
         if pending.header != nil, let ids = pending.tabIDs {
-            try checkListFields(pending.tabs.count - 1, of: pending, tabIDs: ids)
+            try checkGroup(of: entry, in: pending, at: location)
+            try checkOpener(tab, at: location)
+            try checkOpenerInBrowser(entry, at: location, tabIDs: ids)
             pending.checkedTabs = pending.tabs.count
+        } else {
+            // Its browser's groups and tabs are known at its end.
+            try checkOpener(tab, at: location)
         }
         return history
     }
 
-    /// A tab's group and opener, against its browser.
-    private func checkListFields(_ index: Int, of pending: PendingBrowser, tabIDs: Set<WebStateID>) throws {
-        let (webState, entry, location) = pending.tabs[index]
+    /// A tab's group is one of its browser's.
+    private func checkGroup(of entry: WebStateListEntry, in pending: PendingBrowser, at location: String) throws {
         if let group = entry.groupID, !pending.groups.contains(group) {
             throw fail("\(location).group", "group \(group) is not one of this browser's groups")
         }
-        guard let opener = webState.opener else { return }
-        if opener.openerID == webState.id { throw fail("\(location).opener.tab", "a tab cannot be its own opener") }
+    }
+
+    /// A tab's opener on its own: not itself, with an index of 0 or more.
+    private func checkOpener(_ tab: SessionArchive.Tab, at location: String) throws {
+        guard let opener = tab.opener else { return }
+        if opener.tab == tab.id { throw fail("\(location).opener.tab", "a tab cannot be its own opener") }
         if let index = opener.navigationIndex, index < 0 {
             throw fail("\(location).opener.navigation_index", "must be 0 or more")
         }
-        if !tabIDs.contains(opener.openerID) {
-            throw fail("\(location).opener.tab", "tab \(opener.openerID) is not a tab of this browser")
+    }
+
+    /// A tab's opener is a tab of its browser.
+    private func checkOpenerInBrowser(_ entry: WebStateListEntry, at location: String, tabIDs: Set<WebStateID>) throws {
+        if let opener = entry.openerID, !tabIDs.contains(opener) {
+            throw fail("\(location).opener.tab", "tab \(opener) is not a tab of this browser")
         }
     }
 
-    /// Ends a browser: the rules over its whole list. Returns the list it describes.
+    /// Ends a browser: the rules over its whole list (those of `WebStateList`'s
+    /// initializer, so that the tabs make a valid list). Returns its active index.
     mutating func endBrowser(
-        _ browser: SessionArchive.Browser, index: Int, _ pending: PendingBrowser
-    ) throws -> WebStateList {
-        var pending = pending
+        _ browser: SessionArchive.Browser, index: Int, _ pending: inout PendingBrowser
+    ) throws -> Int? {
         let at = "$.browsers[\(index)]"
         if !pending.fieldsChecked { try checkFields(browser, at: at, &pending) }
-        let tabIDs = pending.tabIDs ?? Set(pending.tabs.map(\.webState.id))
-        for offset in pending.checkedTabs..<pending.tabs.count {
-            try checkListFields(offset, of: pending, tabIDs: tabIDs)
+        if pending.checkedTabs < pending.tabs.count {
+            let tabIDs = pending.tabIDs ?? Set(pending.tabs.map(\.id))
+            for offset in pending.checkedTabs..<pending.tabs.count {
+                try checkGroup(of: pending.tabs[offset], in: pending, at: "\(at).tabs[\(offset)]")
+                try checkOpenerInBrowser(pending.tabs[offset], at: "\(at).tabs[\(offset)]", tabIDs: tabIDs)
+            }
         }
         var activeIndex: Int?
         if let active = browser.activeTab {
-            guard let index = pending.tabs.firstIndex(where: { $0.webState.id == active }) else {
+            guard let index = pending.tabs.firstIndex(where: { $0.id == active }) else {
                 throw fail("\(at).active_tab", "tab \(active) is not a tab of this browser")
             }
             activeIndex = index
         }
         if let violation = WebStateListInvariants.violations(
-            entries: pending.tabs.map(\.entry), groups: pending.groups, activeIndex: activeIndex).first
+            entries: pending.tabs, groups: pending.groups, activeIndex: activeIndex).first
         {
             throw fail("\(at).tabs", violation.description)
         }
@@ -164,12 +176,7 @@ struct ArchiveValidator {
             }
             claims[closed] = (browser.id, index)
         }
-        let groups = browser.groups.map {
-            TabGroup(id: $0.id, visualData: TabGroupVisualData(title: $0.title, color: $0.color, isCollapsed: $0.collapsed))
-        }
-        return try WebStateList(
-            webStates: pending.tabs.map(\.webState), pinnedCount: pending.tabs.prefix { $0.entry.isPinned }.count,
-            groupIDs: pending.tabs.map(\.entry.groupID), groups: groups, activeIndex: activeIndex)
+        return activeIndex
     }
 
     // MARK: - Tabs and closed entries

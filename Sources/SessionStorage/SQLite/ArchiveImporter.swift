@@ -6,16 +6,19 @@ import SessionModel
 /// each part is checked (``ArchiveValidator``) and written as it arrives, so an
 /// import holds one browser's list of tab ids, never the document's histories.
 ///
-/// A tab's history and engine state are written when the tab arrives; its row,
-/// with its place in the list, when its browser ends (foreign keys are checked
-/// at commit). The rules that need a later part run at ``finish()``. Any
-/// problem throws, and the caller's transaction rolls every part back.
+/// A tab's row (with its place in the list), opener, history and engine state
+/// are written when the tab arrives; its browser's row, groups and active tab
+/// when the browser ends (foreign keys are checked at commit). The rules that
+/// need a later part run at the browser's end or at ``finish()``. Any problem
+/// throws, and the caller's transaction rolls every part back.
 final class ArchiveImporter {
     private let db: Database
     private let replacing: Bool
     private var validator: ArchiveValidator
     private var pending = ArchiveValidator.PendingBrowser()
     private var inBrowser = false
+    /// The `browser_id` the current browser's tab rows are written with.
+    private var rowBrowser = BrowserID()
     private var browserIndex = -1
     private var tabOffset = 0
     private var entryIndex = 0
@@ -76,9 +79,12 @@ final class ArchiveImporter {
         tabOffset = 0
         inBrowser = true
         pending = try validator.beginBrowser(header, index: browserIndex)
+        // Tabs are written as they come, under their browser's id; when its fields come
+        // after its tabs, under a stand-in that its end replaces.
+        rowBrowser = header?.id ?? BrowserID()
     }
 
-    /// A tab of the current browser: checked, and its history written.
+    /// A tab of the current browser: checked, and written with its history.
     func tab(_ tab: SessionArchive.Tab, at location: String? = nil) throws {
         guard inBrowser else {
             throw StorageError.invalidArchive(location: location ?? "the document", reason: "a tab before any browser")
@@ -86,14 +92,27 @@ final class ArchiveImporter {
         let location = location ?? "$.browsers[\(browserIndex)].tabs[\(tabOffset)]"
         let history = try validator.browserTab(tab, at: location, in: &pending)
         try refuseStoredTab(tab, at: location)
+        // The row of a list written anew: keys as the allocator spaces appended tabs.
+        try db.cachedStatement(sql: """
+            INSERT INTO tabs (id, browser_id, sort_key, is_pinned, group_id, created_at, last_active_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                tab.id.uuidString, rowBrowser.uuidString, SortKeyAllocator.step * Int64(tabOffset), tab.pinned,
+                tab.group?.uuidString, StoredDate(tab.createdAt), StoredDate(tab.lastActiveAt)])
+        if let opener = tab.opener {
+            try WebStateListRows.writeOpener(db, of: WebState(
+                id: tab.id, opener: WebStateOpener(openerID: opener.tab, navigationIndex: opener.navigationIndex)))
+        }
         try writeContent(tab, history: history)
         tabOffset += 1
     }
 
-    /// Ends the current browser with its fields: its list rules, then its rows.
+    /// Ends the current browser with its fields: its list rules, then its own rows.
     func endBrowser(_ header: SessionArchive.Browser) throws {
         precondition(inBrowser, "ArchiveImporter: the end of no browser")
-        let list = try validator.endBrowser(header, index: browserIndex, pending)
+        let activeIndex = try validator.endBrowser(header, index: browserIndex, &pending)
+        let activeTab = activeIndex.map { pending.tabs[$0].id }
+        let tabCount = pending.tabs.count
         inBrowser = false
         pending = ArchiveValidator.PendingBrowser()
         let at = "$.browsers[\(browserIndex)]"
@@ -109,17 +128,20 @@ final class ArchiveImporter {
         try BrowserRows.insert(
             db, Browser(id: header.id, createdAt: header.createdAt, lastActiveAt: header.lastActiveAt),
             closedEntry: header.closedEntry)
-        var stored = StoredWebStateList(revision: 0, list: WebStateList(), keys: [:])
-        try WebStateListRows.write(
-            db, browser: header.id, stored: &stored, list: list, change: .between(WebStateList(), list))
-        // Each history was written before its tab's row: the row takes its current index now.
-        for webState in list.webStates {
-            guard let index = webState.navigationIndex else { continue }
-            try db.cachedStatement(sql: "UPDATE tabs SET current_entry_index = ? WHERE id = ?")
-                .execute(arguments: [index, webState.id.uuidString])
+        if rowBrowser != header.id {
+            try db.execute(
+                sql: "UPDATE tabs SET browser_id = ? WHERE browser_id = ?",
+                arguments: [header.id.uuidString, rowBrowser.uuidString])
         }
+        for group in header.groups {
+            try WebStateListRows.insertGroup(db, TabGroup(
+                id: group.id, visualData: TabGroupVisualData(title: group.title, color: group.color, isCollapsed: group.collapsed)),
+                browser: header.id)
+        }
+        try db.cachedStatement(sql: "UPDATE browsers SET revision = revision + 1, active_tab_id = ? WHERE id = ?")
+            .execute(arguments: [activeTab?.uuidString, header.id.uuidString])
         counts.browsers += 1
-        counts.tabs += list.count
+        counts.tabs += tabCount
     }
 
     /// A recently closed entry and its tabs.

@@ -157,12 +157,7 @@ enum WebStateListRows {
         // Groups first, so tab rows can refer to them.
         for id in change.groupsCreated {
             guard let group = list.groups[id] else { continue }
-            try db.cachedStatement(sql: """
-                INSERT INTO tab_groups (id, browser_id, title, color, is_collapsed, created_at)
-                VALUES (?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [
-                    id.uuidString, browser.uuidString, group.visualData.title, group.visualData.color.rawValue,
-                    group.visualData.isCollapsed, StoredDate(Date())])
+            try insertGroup(db, group, browser: browser)
         }
         for id in change.groupsUpdated {
             guard let group = list.groups[id] else { continue }
@@ -286,7 +281,18 @@ enum WebStateListRows {
         return positions
     }
 
-    private static func writeOpener(_ db: Database, of webState: WebState) throws {
+    /// A new group's row.
+    static func insertGroup(_ db: Database, _ group: TabGroup, browser: BrowserID) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO tab_groups (id, browser_id, title, color, is_collapsed, created_at)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                group.id.uuidString, browser.uuidString, group.visualData.title, group.visualData.color.rawValue,
+                group.visualData.isCollapsed, StoredDate(Date())])
+    }
+
+    /// A tab's opener row, if it has an opener.
+    static func writeOpener(_ db: Database, of webState: WebState) throws {
         guard let opener = webState.opener else { return }
         try db.cachedStatement(sql: """
             INSERT INTO tab_openers (tab_id, opener_tab_id, opener_navigation_index) VALUES (?, ?, ?)
