@@ -22,7 +22,7 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible, L
     /// The file was migrated by a newer version of this library, in a way this
     /// version must not write: `applied` is the schema version a binary must know
     /// to write it, `known` the newest this binary knows. Reading it still works
-    /// (``SessionDatabase/openReadOnly(atPath:configuration:)``) where the tables
+    /// (``SessionDatabase/openReadOnly(atPath:configuration:checkingPages:)``) where the tables
     /// read are unchanged; an app can offer to export before starting fresh.
     /// A newer store whose newer migrations are all additive is not refused.
     case databaseNewerThanBinary(path: String, applied: String, known: String)

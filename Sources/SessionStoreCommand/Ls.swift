@@ -7,7 +7,12 @@ extension SessionStore {
     /// `sessionstore ls`: the browsers and their tabs as a tree; changes nothing.
     struct Ls: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List browsers and their tabs: index, pinned, group, active (*), title and URL.")
+            abstract: "List browsers and their tabs: index, pinned, group, active (*), title and URL.",
+            discussion: """
+                Each browser is printed as soon as it is read. --limit N lists the first N tabs of \
+                each browser and how many more it has, reading only those: quick on a window of \
+                100,000 tabs.
+                """)
 
         @OptionGroup var options: StoreOptions
 
@@ -20,19 +25,37 @@ extension SessionStore {
         @Option(help: ArgumentHelp("List only this browser, reading no other (see `ls` for the identifiers).", valueName: "id"))
         var browser: String?
 
+        @Option(help: ArgumentHelp(
+            "List at most this many tabs of each browser (the first ones), reading no others.", valueName: "count"))
+        var limit: Int?
+
         func validate() throws {
             if let browser, BrowserID(uuidString: browser) == nil {
                 throw ValidationError("--browser needs a browser identifier (a UUID).")
             }
+            if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more.") }
         }
 
         func run() throws {
             let only = browser.flatMap(BrowserID.init(uuidString:))
-            let report = try options.reading { try SessionReport(database: $0, includeClosed: all, only: only) }
             if json {
-                try JSONOutput.print(report)
-            } else {
-                print(report.text)
+                let report = try options.reading {
+                    try SessionReport(database: $0, includeClosed: all, only: only, limit: limit)
+                }
+                return try JSONOutput.print(report)
+            }
+            // Each browser is printed as soon as it is read.
+            func write(_ lines: [String]) throws {
+                try StandardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+            }
+            try options.reading { database in
+                try SessionReport.read(database: database, includeClosed: all, only: only, limit: limit) { summaries in
+                    try write([SessionReport.heading(browsers: summaries.count, tabs: summaries.reduce(0) { $0 + $1.tabCount })])
+                } _: { browser, tabCount in
+                    try write(SessionReport.lines(for: browser, tabCount: tabCount))
+                } closed: { closed in
+                    if let closed { try write(SessionReport.closedLines(closed)) }
+                }
             }
         }
     }

@@ -48,30 +48,72 @@ struct SessionReport: Encodable {
     /// With `only`, just that browser is read (and its closed entries, with `includeClosed`).
     ///
     /// - Throws: ``StorageError/unknownBrowser(_:)`` when `only` is not an open browser.
-    init(database: SessionDatabase, includeClosed: Bool, only: BrowserID? = nil) throws {
+    ///
+    /// With `limit`, each browser shows its first `limit` tabs, read alone.
+    init(database: SessionDatabase, includeClosed: Bool, only: BrowserID? = nil, limit: Int? = nil) throws {
+        var browsers: [Browser] = []
+        var closed: [Closed]?
+        try Self.read(database: database, includeClosed: includeClosed, only: only, limit: limit) { browser, _ in
+            browsers.append(browser)
+        } closed: {
+            closed = $0
+        }
+        self.browsers = browsers
+        self.closed = closed
+    }
+
+    /// Reads the browsers one at a time, in one read transaction, handing each
+    /// to `body` with its tab count as soon as it is read; then the closed entries.
+    ///
+    /// - Throws: ``StorageError/unknownBrowser(_:)`` when `only` is not an open browser.
+    static func read(
+        database: SessionDatabase, includeClosed: Bool, only: BrowserID?, limit: Int?,
+        summaries: ([BrowserSummary]) throws -> Void = { _ in },
+        _ body: (Browser, _ tabCount: Int) throws -> Void, closed: ([Closed]?) throws -> Void
+    ) throws {
         let tabs = SQLiteWebStateListRepository(database: database)
-        (browsers, closed) = try database.readingConsistently {
+        try database.readingConsistently {
             let repository = SQLiteBrowserRepository(database: database)
-            let summaries: [BrowserSummary]
+            func read(_ browser: SessionModel.Browser) throws -> (Browser, Int) {
+                let listed: [Tab]
+                let count: Int
+                if let limit {
+                    let listing = try tabs.listing(of: browser.id, limit: limit)
+                    listed = Self.tabs(of: listing)
+                    count = listing.tabCount
+                } else {
+                    listed = Self.tabs(of: try tabs.snapshot(of: browser.id))
+                    count = listed.count
+                }
+                return (Browser(id: browser.id.uuidString, lastActiveAt: browser.lastActiveAt, tabs: listed), count)
+            }
             if let only {
                 guard let browser = try repository.browser(only) else {
                     throw StorageError.unknownBrowser(only.uuidString)
                 }
-                summaries = [BrowserSummary(browser: browser, tabCount: 0)]
+                let (read, count) = try read(browser)
+                try summaries([BrowserSummary(browser: browser, tabCount: count)])
+                try body(read, count)
             } else {
-                summaries = try repository.browserSummaries()
+                let all = try repository.browserSummaries()
+                try summaries(all)
+                for summary in all {
+                    let (read, count) = try read(summary.browser)
+                    try body(read, count)
+                }
             }
-            let browsers = try summaries.map { summary in
-                let snapshot = try tabs.snapshot(of: summary.browser.id)
-                return Browser(
-                    id: summary.browser.id.uuidString, lastActiveAt: summary.browser.lastActiveAt,
-                    tabs: Self.tabs(of: snapshot))
-            }
-            let closed = includeClosed
+            try closed(includeClosed
                 ? try SQLiteRecentlyClosedRepository(database: database).entries()
                     .filter { only == nil || $0.browser == only }.map(Self.closed(_:))
-                : nil
-            return (browsers, closed)
+                : nil)
+        }
+    }
+
+    static func tabs(of listing: TabListing) -> [Tab] {
+        listing.tabs.enumerated().map { index, tab in
+            Tab(
+                index: index, id: tab.id.uuidString, isPinned: tab.isPinned, isActive: listing.activeIndex == index,
+                group: tab.group.map(Self.group(_:)), title: tab.page?.title, url: tab.page?.url)
         }
     }
 
@@ -107,15 +149,27 @@ struct SessionReport: Encodable {
 
     /// The tree `ls` prints.
     var text: String {
-        var lines: [String] = []
         let tabCount = browsers.reduce(0) { $0 + $1.tabs.count }
-        lines.append("\(browsers.count) browser\(browsers.count == 1 ? "" : "s"), \(tabCount) tab\(tabCount == 1 ? "" : "s")")
-        for browser in browsers {
-            lines.append("browser \(browser.id)  (\(browser.tabs.count) tab\(browser.tabs.count == 1 ? "" : "s"))")
-            lines += browser.tabs.map { "  " + Self.line(for: $0) }
-        }
+        var lines = [Self.heading(browsers: browsers.count, tabs: tabCount)]
+        for browser in browsers { lines += Self.lines(for: browser, tabCount: browser.tabs.count) }
         if let closed { lines += Self.closedLines(closed) }
         return lines.joined(separator: "\n")
+    }
+
+    /// The tree's first line.
+    static func heading(browsers: Int, tabs: Int) -> String {
+        "\(browsers) browser\(browsers == 1 ? "" : "s"), \(tabs) tab\(tabs == 1 ? "" : "s")"
+    }
+
+    /// A browser's lines: its heading, its tabs, and how many more it has than are shown.
+    static func lines(for browser: Browser, tabCount: Int) -> [String] {
+        var lines = ["browser \(browser.id)  (\(tabCount) tab\(tabCount == 1 ? "" : "s"))"]
+        lines += browser.tabs.map { "  " + line(for: $0) }
+        if tabCount > browser.tabs.count {
+            let more = tabCount - browser.tabs.count
+            lines.append("  … \(more) more tab\(more == 1 ? "" : "s")")
+        }
+        return lines
     }
 
     /// The recently closed section: a heading, then one line per entry.
@@ -139,7 +193,7 @@ struct SessionReport: Encodable {
             place = "[\(group.title.isEmpty ? "untitled" : group.title) \(group.color)\(group.isCollapsed ? " collapsed" : "")]"
         }
         let index = String(tab.index).leftPadded(to: 3)
-        return "\(marker)\(index)  \(place.padding(toLength: max(place.count, 16), withPad: " ", startingAt: 0))  \(page(tab))"
+        return "\(marker)\(index)  \(place.rightPadded(to: 16))  \(page(tab))"
     }
 
     static func page(_ tab: Tab) -> String {
@@ -166,5 +220,9 @@ struct SessionReport: Encodable {
 extension String {
     func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+
+    func rightPadded(to width: Int) -> String {
+        isEmpty ? String(repeating: " ", count: width) : count >= width ? self : self + String(repeating: " ", count: width - count)
     }
 }

@@ -60,7 +60,8 @@ struct StoreOptions: ParsableArguments {
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
         // A missing or empty (0-byte) file is a new store for commands that create one.
         if !create || (size ?? 0) > 0 {
-            try openReadOnly().close()
+            // Every page is checked before a write: nothing is written into a damaged file.
+            try SessionDatabase.openReadOnly(atPath: path, configuration: configuration, checkingPages: true).close()
         }
         var configuration = configuration
         configuration.createIfMissing = create

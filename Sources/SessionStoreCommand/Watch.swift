@@ -44,10 +44,10 @@ extension SessionStore {
                 try? database.close()
                 throw error
             }
-            FileHandle.standardError.write(Data("watching browser \(id) in \(options.path); Ctrl-C to stop\n".utf8))
+            let path = options.path
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
-                    WatchSession.current = WatchSession(browser: id, database: database, path: options.path)
+                    WatchSession.current = WatchSession(browser: id, database: database, path: path)
                 }
             }
             dispatchMain()
@@ -88,7 +88,12 @@ private final class WatchSession: WebStateListConsumer {
     private let database: SessionDatabase
     private var notes: RepairNotes
 
+    private let browser: BrowserID
+    private let path: String
+
     init(browser: BrowserID, database: SessionDatabase, path: String) {
+        self.browser = browser
+        self.path = path
         self.database = database
         notes = RepairNotes(path: path)
         for signalNumber: Int32 in [SIGINT, SIGTERM] {
@@ -119,6 +124,8 @@ private final class WatchSession: WebStateListConsumer {
 
     func configure(with snapshot: TabStripSnapshot) {
         Self.printLine("\(Self.describe(snapshot))")
+        // Said once the strip was read: a store that cannot be read gets its one error line alone.
+        FileHandle.standardError.write(Data("watching browser \(browser) in \(path); Ctrl-C to stop\n".utf8))
         notes.report(database)
     }
 
@@ -133,8 +140,9 @@ private final class WatchSession: WebStateListConsumer {
             Self.printLine("closed")
             stop(status: 0)
         case .failed(let message):
+            // The store could not be read (a damaged page, the file gone): bad input, as elsewhere.
             FileHandle.standardError.write(Data("sessionstore: \(message)\n".utf8))
-            stop(status: ExitStatus.software)
+            stop(status: ExitStatus.dataError)
         }
     }
 

@@ -75,6 +75,29 @@ import Testing
         }
     }
 
+    /// `ls --limit N` prints each browser's first N lines as the whole listing does, then how
+    /// many more there are; the active marker stays where the tab is listed.
+    @Test(arguments: [0, 2, 3, 10])
+    func lsLimit_listsTheFirstTabsAsTheWholeListingDoes_andCountsTheRest(limit: Int) throws {
+        try TemporaryDirectory.with { dir in
+            let (path, _, _) = try knownStore(dir)
+            let whole = try binary.run(["ls", "--db", path], in: dir.path)
+            let limited = try binary.run(["ls", "--limit", "\(limit)", "--db", path], in: dir.path)
+            #expect(limited.status == 0, "\(limited)")
+            var lines = whole.stdout.split(separator: "\n").map(String.init)
+            let tabs = lines.count - 2
+            if limit < tabs {
+                lines = Array(lines.prefix(2 + limit)) + ["  … \(tabs - limit) more tab\(tabs - limit == 1 ? "" : "s")"]
+            }
+            #expect(limited.stdout == lines.joined(separator: "\n") + "\n", "\(limited)")
+            let json = try binary.run(["ls", "--json", "--limit", "\(limit)", "--db", path], in: dir.path)
+            let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+            let listed = (object?["browsers"] as? [[String: Any]])?.first?["tabs"] as? [Any]
+            #expect(listed?.count == min(limit, tabs), "\(json)")
+            #expect(try binary.run(["ls", "--limit", "-1", "--db", path], in: dir.path).status == 64)
+        }
+    }
+
     @Test func show_printsTheHistory_currentMarked() throws {
         try TemporaryDirectory.with { dir in
             let (path, browser, names) = try knownStore(dir)

@@ -9,7 +9,7 @@ import SessionModel
 /// read to validate the cache, the model's rules, and the rows the change
 /// touches. Thread-safe.
 public final class SQLiteWebStateListRepository: WebStateListRepository {
-    private let database: SessionDatabase
+    let database: SessionDatabase
     private var cache: WebStateListCache { database.lists }
 
     /// A repository over `database`.
@@ -162,9 +162,8 @@ public final class SQLiteWebStateListRepository: WebStateListRepository {
 
     /// The list (from the cache when it is current) and each tab's current page.
     private static func snapshot(_ db: Database, browser: BrowserID, cache: WebStateListCache) throws -> WebStateListSnapshot {
-        WebStateListSnapshot(
-            browser: browser, list: try cache.current(db, browser: browser).list,
-            pages: try WebStateListRows.pages(db, browser: browser, repairs: cache.repairLog))
+        let (stored, pages) = try cache.currentWithPages(db, browser: browser)
+        return WebStateListSnapshot(browser: browser, list: stored.list, pages: pages)
     }
 
     /// Applies `body` to the browser's list inside the current transaction and

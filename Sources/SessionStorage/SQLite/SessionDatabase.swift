@@ -28,7 +28,7 @@ import SessionModel
 /// ## Topics
 /// ### Opening
 /// - ``open(atPath:configuration:)``
-/// - ``openReadOnly(atPath:configuration:)``
+/// - ``openReadOnly(atPath:configuration:checkingPages:)``
 /// - ``inMemory(configuration:)``
 /// - ``Configuration``
 /// ### Closing
@@ -301,17 +301,21 @@ public final class SessionDatabase: Sendable {
 
     /// Opens the store at `path` for reading only: nothing is created, migrated or written.
     ///
-    /// The file's structure is checked first (`PRAGMA quick_check`, which reads
-    /// every page), so a damaged file is refused here rather than in the middle of a read.
+    /// The open reads the file's header and schema only, in time independent of
+    /// the file's size; a damaged page is met by the read that touches it, which
+    /// throws ``StorageError/corrupt(path:reason:)``. With `checkingPages`, every
+    /// page's structure is checked first (`PRAGMA quick_check`, which reads the
+    /// whole file), so a damaged file is refused here: for a program about to
+    /// write the file, which must not write into damage.
     ///
     /// Mutations through its repositories fail with ``StorageError/readOnly(path:reason:)``.
     /// Call ``close()`` when done: if reading made the file's `-wal` and `-shm`, it removes them.
     ///
     /// - Throws: ``StorageError`` — `fileNotFound`, `notARegularFile`, `notASessionStore`,
     ///   `corrupt`, `databaseNewerThanBinary`, `migrationChecksumMismatch`, `migrationsPending`.
-    public static func openReadOnly(atPath path: String, configuration: Configuration = Configuration()) throws
-        -> SessionDatabase
-    {
+    public static func openReadOnly(
+        atPath path: String, configuration: Configuration = Configuration(), checkingPages: Bool = false
+    ) throws -> SessionDatabase {
         let sidecars = WALSidecars(ofStoreAt: path)
         let queue = try SessionStoreFile.readOnlyQueue(atPath: path, configuration: configuration)
         do {
@@ -321,6 +325,7 @@ public final class SessionDatabase: Sendable {
                 let status = try SchemaMigrator(configuration).status(db, path: path, forWriting: false)
                 if !status.isCurrent { throw StorageError.migrationsPending(path: path, pending: status.pending) }
                 // A damaged page would otherwise surface later, in the middle of a read.
+                guard checkingPages else { return }
                 let problems = try String.fetchAll(db, sql: "PRAGMA quick_check")
                 if problems != ["ok"] {
                     throw StorageError.corrupt(path: path, reason: problems.first ?? "quick_check failed")

@@ -37,6 +37,26 @@ final class WebStateListCache: Sendable {
         }
     }
 
+    /// The browser's list and its tabs' current pages, for a snapshot: when the
+    /// cached list is stale, both are read in one pass over the tabs.
+    func currentWithPages(
+        _ db: Database, browser: BrowserID
+    ) throws -> (stored: StoredWebStateList, pages: [WebStateID: PageSummary]) {
+        let revision = try self.revision(db, browser: browser)
+        if let cached = entries.withLock({ $0[browser] }), cached.revision == revision {
+            return (cached, try WebStateListRows.pages(db, browser: browser, repairs: repairLog))
+        }
+        do {
+            let loaded = try WebStateListRows.loadWithPages(db, browser: browser, repairs: repairLog)
+            entries.withLock { $0[browser] = loaded.stored }
+            return loaded
+        } catch where Self.isDamage(error) {
+            let repaired = try WebStateListRows.loadRepairing(db, browser: browser)
+            repairLog.record(repaired.repairs)
+            return (repaired.stored, try WebStateListRows.pages(db, browser: browser, repairs: repairLog))
+        }
+    }
+
     /// The browser's list for changing: taken out of the cache (read anew if
     /// missing or stale). Hand the result back with ``remember(_:for:)``.
     func take(_ db: Database, browser: BrowserID) throws -> StoredWebStateList {

@@ -21,6 +21,44 @@ enum WebStateListRows {
     /// - Throws: ``StorageError/unknownBrowser(_:)``, ``StorageError/corrupt(path:reason:)``
     ///   when the stored rows break an invariant.
     static func load(_ db: Database, browser: BrowserID, includingClosed: Bool = false) throws -> StoredWebStateList {
+        try load(db, browser: browser, includingClosed: includingClosed, pages: nil)
+    }
+
+    /// Reads the browser's whole list and each tab's current page in one pass
+    /// over its tabs (a snapshot read anew: the first of a large browser).
+    ///
+    /// A page whose row cannot be read is left out and recorded in `repairs`, as in ``pages(_:browser:repairs:)``.
+    static func loadWithPages(
+        _ db: Database, browser: BrowserID, repairs: RepairLog?
+    ) throws -> (stored: StoredWebStateList, pages: [WebStateID: PageSummary]) {
+        var pages: [WebStateID: PageSummary] = [:]
+        let stored = try load(db, browser: browser, includingClosed: false) { id, row in
+            guard try row.decode(Int?.self, forColumn: "current_entry_index") != nil else { return }
+            do {
+                pages[id] = try page(row)
+            } catch {
+                let reason = (error as? StoredValueDamage)?.reason ?? "its current page's row cannot be read"
+                repairs?.record([StoreRepair(kind: .pageSkipped, browser: browser, subject: id.uuidString, reason: reason)])
+            }
+        }
+        return (stored, pages)
+    }
+
+    /// A current page's columns (`title`, `url`, `virtual_url`, `favicon_url`).
+    private static func page(_ row: Row) throws -> PageSummary {
+        guard let url = try row.decode(String?.self, forColumn: "url") else {
+            throw StoredValueDamage(reason: "its current page is missing")
+        }
+        return PageSummary(
+            title: try row.decode(forColumn: "title"), url: url,
+            virtualURL: try row.decode(forColumn: "virtual_url"), faviconURL: try row.decode(forColumn: "favicon_url"))
+    }
+
+    /// ``load(_:browser:includingClosed:)``, handing each tab's row to `pages` when given
+    /// (the row then also holds its current page's columns).
+    private static func load(
+        _ db: Database, browser: BrowserID, includingClosed: Bool, pages: ((WebStateID, Row) throws -> Void)?
+    ) throws -> StoredWebStateList {
         guard let row = try Row.fetchOne(
             db, sql: "SELECT revision, active_tab_id FROM browsers WHERE id = ? AND (closed_entry_id IS NULL OR ?)",
             arguments: [browser.uuidString, includingClosed])
@@ -45,10 +83,18 @@ enum WebStateListRows {
         var keys: [WebStateID: Int64] = [:]
         var pinnedCount = 0
         var activeIndex: Int?
-        let rows = try Row.fetchCursor(db, sql: """
+        let rows = try Row.fetchCursor(db, sql: pages == nil ? """
             SELECT t.id, t.sort_key, t.is_pinned, t.group_id, t.current_entry_index, t.created_at,
                    t.last_active_at, o.opener_tab_id, o.opener_navigation_index
             FROM tabs AS t LEFT JOIN tab_openers AS o ON o.tab_id = t.id
+            WHERE t.browser_id = ?
+            ORDER BY t.sort_key
+            """ : """
+            SELECT t.id, t.sort_key, t.is_pinned, t.group_id, t.current_entry_index, t.created_at,
+                   t.last_active_at, o.opener_tab_id, o.opener_navigation_index,
+                   e.title, e.url, e.virtual_url, e.favicon_url
+            FROM tabs AS t LEFT JOIN tab_openers AS o ON o.tab_id = t.id
+            LEFT JOIN navigation_entries AS e ON e.tab_id = t.id AND e.sequence = t.history_start + t.current_entry_index
             WHERE t.browser_id = ?
             ORDER BY t.sort_key
             """, arguments: [browser.uuidString])
@@ -74,6 +120,7 @@ enum WebStateListRows {
                 createdAt: try row.storedDate("created_at"), lastActiveAt: try row.storedDate("last_active_at")))
             let groupText: String? = try row.decode(forColumn: "group_id")
             groupIDs.append(try groupText.map { try identifier($0, TabGroupID.init(uuidString:)) })
+            try pages?(id, row)
         }
         do {
             let list = try WebStateList(
@@ -103,12 +150,7 @@ enum WebStateListRows {
             guard let text = try? row.decode(String.self, forColumn: "id"), let id = WebStateID(uuidString: text)
             else { continue }
             do {
-                guard let url = try row.decode(String?.self, forColumn: "url") else {
-                    throw StoredValueDamage(reason: "its current page is missing")
-                }
-                pages[id] = PageSummary(
-                    title: try row.decode(forColumn: "title"), url: url,
-                    virtualURL: try row.decode(forColumn: "virtual_url"), faviconURL: try row.decode(forColumn: "favicon_url"))
+                pages[id] = try page(row)
             } catch {
                 let reason = (error as? StoredValueDamage)?.reason ?? "its current page's row cannot be read"
                 repairs?.record([StoreRepair(kind: .pageSkipped, browser: browser, subject: text, reason: reason)])
