@@ -57,6 +57,12 @@ struct SessionStoreBench: ParsableCommand {
     @Option(help: "Tabs in the nine other browsers beside a 100-tab active one, for the first-window line; 0 skips it.")
     var firstWindowTabs = 100_000
 
+    @Flag(help: "Instead of the mutations: export, import, ls, status, watch and a mediator on large sessions (issue 17's goals).")
+    var large = false
+
+    @Option(help: "Tab counts of the large browser for --large, comma separated.")
+    var largeSizes = "10,10000,100000"
+
     @Option(help: .hidden) var childRestore: String?
     @Option(help: .hidden) var childPath: String?
 
@@ -93,6 +99,23 @@ struct SessionStoreBench: ParsableCommand {
         let root = directory ?? NSTemporaryDirectory() + "sessionstore-bench-\(getpid())"
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer { if directory == nil { try? FileManager.default.removeItem(atPath: root) } }
+
+        if large {
+            let sizes = largeSizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard !sizes.isEmpty, sizes.allSatisfy({ $0 >= 2 }) else {
+                throw ValidationError("--large-sizes is a comma-separated list of tab counts of at least 2")
+            }
+            let results = try LargeSessions.run(
+                sizes: sizes, root: root, configuration: storeConfiguration, rounds: quick ? 10 : 40, progress: progress)
+            print("sessionstore-bench --large: \(ProcessInfo.processInfo.activeProcessorCount) cores, "
+                + "\(ProcessInfo.processInfo.physicalMemory / 1_073_741_824) GiB; the release sessionstore and sqlite3 "
+                + "\(SQLiteVersion.shell) as child processes; histories of \(SessionContent.historyLength) entries")
+            for line in LargeSessions.rows(results) { print(line) }
+            print("")
+            print("Goals (issue 17):")
+            for line in LargeSessions.goals(results) { print("  " + line) }
+            return
+        }
 
         let rounds = iterations ?? (quick ? 30 : 200)
         let restores = restoreIterations ?? (quick ? 2 : 5)

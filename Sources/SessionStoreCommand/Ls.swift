@@ -52,7 +52,17 @@ extension SessionStore {
                 try SessionReport.read(database: database, includeClosed: all, only: only, limit: limit) { summaries in
                     try write([SessionReport.heading(browsers: summaries.count, tabs: summaries.reduce(0) { $0 + $1.tabCount })])
                 } _: { browser, tabCount in
-                    try write(SessionReport.lines(for: browser, tabCount: tabCount))
+                    // Written in pieces of about 64 KiB: a large browser is never one string.
+                    var text = ""
+                    try SessionReport.writeLines(for: browser, tabCount: tabCount) { line in
+                        text += line
+                        text += "\n"
+                        if text.utf8.count >= 1 << 16 {
+                            try StandardOutput.write(Data(text.utf8))
+                            text = ""
+                        }
+                    }
+                    if !text.isEmpty { try StandardOutput.write(Data(text.utf8)) }
                 } closed: { closed in
                     if let closed { try write(SessionReport.closedLines(closed)) }
                 }

@@ -163,13 +163,19 @@ struct SessionReport: Encodable {
 
     /// A browser's lines: its heading, its tabs, and how many more it has than are shown.
     static func lines(for browser: Browser, tabCount: Int) -> [String] {
-        var lines = ["browser \(browser.id)  (\(tabCount) tab\(tabCount == 1 ? "" : "s"))"]
-        lines += browser.tabs.map { "  " + line(for: $0) }
+        var lines: [String] = []
+        writeLines(for: browser, tabCount: tabCount) { lines.append($0) }
+        return lines
+    }
+
+    /// A browser's lines, one at a time.
+    static func writeLines(for browser: Browser, tabCount: Int, _ write: (String) throws -> Void) rethrows {
+        try write("browser \(browser.id)  (\(tabCount) tab\(tabCount == 1 ? "" : "s"))")
+        for tab in browser.tabs { try write("  " + line(for: tab)) }
         if tabCount > browser.tabs.count {
             let more = tabCount - browser.tabs.count
-            lines.append("  … \(more) more tab\(more == 1 ? "" : "s")")
+            try write("  … \(more) more tab\(more == 1 ? "" : "s")")
         }
-        return lines
     }
 
     /// The recently closed section: a heading, then one line per entry.
