@@ -426,7 +426,7 @@ enum LargeSessions {
         lines.append("\(verdict(largest.map { ($0.change.p99 ?? .infinity) <= 50e6 } ?? false)) a one-tab change reaches the consumer within 50 ms p99 (same process): " + each { "\(n($0)): p99 \(Report.duration($0.change.p99))" })
         lines.append("NOT MET a change from another process within the poll interval + 50 ms: not measured by this bench")
         lines.append("\(verdict(largest.map { ($0.mainThreadLateness.p99 ?? .infinity) <= 5e6 } ?? false)) the main thread busy at most 5 ms p99 (lateness of 1 ms main-queue pings during the changes): " + each { "\(n($0)): p99 \(Report.duration($0.mainThreadLateness.p99))" })
-        lines.append("\(verdict(results.allSatisfy { ($0.burst?.delayNanoseconds ?? .max) <= 450_000_000 })) a 1,000-commit burst's last update within the pacing interval (400 ms at most) + 50 ms: " + each { "\(n($0)): \(Report.duration(($0.burst?.delayNanoseconds).map(Double.init)))" })
+        lines.append("\(verdict(results.allSatisfy { ($0.burst?.delayNanoseconds ?? .max) <= 450_000_000 })) a 1,000-commit burst's last update within the pacing interval (400 ms at most) + 50 ms: " + each { "\(n($0)): \(Report.duration(($0.burst?.delayNanoseconds).map { Double($0) }))" })
         lines.append("REPORT  bytes on disk per tab / per history entry, store vs a plain schema of the same content: " + each {
             String(format: "%@: %.0f / %.0f B vs %.0f / %.0f B", n($0), $0.bytesPerTab.store, $0.bytesPerEntry.store, $0.bytesPerTab.raw, $0.bytesPerEntry.raw)
         })

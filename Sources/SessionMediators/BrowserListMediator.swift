@@ -10,7 +10,7 @@ import SessionStorage
 /// lifetime and failure are as for ``WebStateListMediator``.
 @MainActor
 public final class BrowserListMediator {
-    private let link: MediatorLink<[BrowserSummary], BrowserListSnapshot, any BrowserListConsumer>
+    private let link: MediatorLink<[BrowserSummary], BrowserListSnapshot, BrowserListDiff, any BrowserListConsumer>
 
     /// Starts observing the store's browsers for `consumer`; the consumer's first call comes on a later main-queue turn.
     ///
@@ -22,11 +22,10 @@ public final class BrowserListMediator {
             consumer: consumer,
             observe: { browsers.observeBrowsers(onChange: $0) },
             present: { BrowserListSnapshot(items: $0.map(BrowserItem.init)) },
+            change: { BrowserListDiff.between($0.items, $1.items) },
             pushes: .init(
                 configure: { $0.configure(with: $1) },
-                update: { consumer, previous, current in
-                    consumer.update(to: current, diff: BrowserListDiff.between(previous.items, current.items))
-                },
+                update: { $0.update(to: $1, diff: $2) },
                 unavailable: { $0.browserListBecameUnavailable($1) }))
     }
 

@@ -1,13 +1,17 @@
 import Dispatch
 import SessionModel
 
-/// Carries values observed on any queue to the main queue, consolidated.
+/// Carries values observed on any queue to the main queue, consolidated, and
+/// prepares each off the main queue first.
 ///
 /// ``receive(_:)`` may be called on any queue, once per committed change. It
-/// keeps only the latest value and schedules one main-queue block if none is
-/// pending; that block hands the latest value to `deliver`. So values that
-/// arrive while the main queue is busy reach `deliver` once, with the last of
-/// them, and `deliver` runs at most once per main-queue turn.
+/// keeps only the latest value and, unless a delivery is already under way,
+/// schedules one: on a private serial queue, `prepare` turns the latest value
+/// into what the main queue needs (the work in proportion to the value: what a
+/// consumer shows and the diff from what it showed), then one main-queue block
+/// hands that to `deliver`. Values that arrive meanwhile wait for the next
+/// delivery, so at most one block is ever pending on the main queue and
+/// `deliver` gets the last of the values that arrived while the main queue was busy.
 ///
 /// A burst from another thread, faster than the main queue's turns, is paced
 /// too: a value that follows a delivery by less than the current interval waits
@@ -17,10 +21,11 @@ import SessionModel
 /// consumer as a handful of updates; after ``quietPeriod`` without a delivery
 /// the burst is over. A lone change is delivered on the next turn, without delay.
 ///
-/// Threading: `deliver` runs on the main queue, isolated to the main actor.
+/// Threading: `prepare` runs on the consolidator's serial queue, one value at a
+/// time, in order; `deliver` runs on the main queue, isolated to the main actor.
 /// The consolidator holds no reference to its mediator beyond what `deliver`
 /// captures (weakly, by convention), so a pending block never keeps one alive.
-final class MainQueueConsolidator<Value: Sendable>: Sendable {
+final class MainQueueConsolidator<Value: Sendable, Prepared: Sendable>: Sendable {
     /// The shortest time between two deliveries during a burst: one display frame at 30 Hz.
     static var minimumInterval: Duration { .milliseconds(33) }
     /// The longest time between two deliveries during a long burst.
@@ -30,6 +35,7 @@ final class MainQueueConsolidator<Value: Sendable>: Sendable {
 
     private struct State {
         var pending: Result<Value, any Error>?
+        /// A delivery is scheduled, being prepared, or waiting for the main queue.
         var scheduled = false
         var lastDelivery: ContinuousClock.Instant?
         var interval = MainQueueConsolidator.minimumInterval
@@ -37,54 +43,81 @@ final class MainQueueConsolidator<Value: Sendable>: Sendable {
     }
 
     private let state = Protected(State())
-    private let deliver: @MainActor @Sendable (Result<Value, any Error>) -> Void
+    private let queue = DispatchQueue(label: "sessionstore.mediator.prepare")
+    private let prepare: @Sendable (Result<Value, any Error>) -> Prepared?
+    private let deliver: @MainActor @Sendable (Prepared) -> Void
 
-    /// Creates a consolidator that hands values to `deliver` on the main queue.
-    init(deliver: @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void) {
+    /// Creates a consolidator that prepares values off the main queue (`nil`: nothing to
+    /// deliver) and hands them to `deliver` on the main queue.
+    init(
+        prepare: @escaping @Sendable (Result<Value, any Error>) -> Prepared?,
+        deliver: @escaping @MainActor @Sendable (Prepared) -> Void
+    ) {
+        self.prepare = prepare
         self.deliver = deliver
     }
 
-    /// Records `result` as the latest value; schedules a main-queue delivery unless one is pending.
+    /// Records `result` as the latest value; schedules a delivery unless one is under way.
     func receive(_ result: Result<Value, any Error>) {
         let delay = state.withLock { state -> Duration? in
             state.pending = result
             guard !state.scheduled else { return nil }
             state.scheduled = true
-            guard let last = state.lastDelivery else { return .zero }
-            let quiet = last.duration(to: .now)
-            if quiet >= max(state.interval * 2, Self.quietPeriod) {
-                // The burst is over (or there was none): deliver now, at the shortest interval.
-                state.interval = Self.minimumInterval
-                state.paced = false
-                return .zero
-            }
-            state.paced = true
-            return max(.zero, state.interval - quiet)
+            return Self.delay(&state)
         }
-        guard let delay else { return }
+        if let delay { schedule(after: delay) }
+    }
+
+    /// How long the next delivery waits: none after a quiet period, else the rest of the interval.
+    private static func delay(_ state: inout State) -> Duration {
+        guard let last = state.lastDelivery else { return .zero }
+        let quiet = last.duration(to: .now)
+        if quiet >= max(state.interval * 2, quietPeriod) {
+            // The burst is over (or there was none): deliver now, at the shortest interval.
+            state.interval = minimumInterval
+            state.paced = false
+            return .zero
+        }
+        state.paced = true
+        return max(.zero, state.interval - quiet)
+    }
+
+    private func schedule(after delay: Duration) {
         if delay == .zero {
-            DispatchQueue.main.async { [self] in
-                MainActor.assumeIsolated { flush() }
-            }
+            queue.async { [self] in prepareLatest() }
         } else {
             let (seconds, attoseconds) = delay.components
             let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-            DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
-                MainActor.assumeIsolated { flush() }
-            }
+            queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in prepareLatest() }
         }
     }
 
-    /// Runs on the main queue: delivers the latest value, if any.
-    @MainActor
-    private func flush() {
+    /// Runs on `queue`: prepares the latest value, then hands it to the main queue.
+    private func prepareLatest() {
         let latest = state.withLock { state -> Result<Value, any Error>? in
-            state.scheduled = false
             state.lastDelivery = .now
             if state.paced { state.interval = min(state.interval * 2, Self.maximumInterval) }
             defer { state.pending = nil }
             return state.pending
         }
-        if let latest { deliver(latest) }
+        guard let latest, let prepared = prepare(latest) else { return finished() }
+        DispatchQueue.main.async { [self] in
+            MainActor.assumeIsolated {
+                deliver(prepared)
+                finished()
+            }
+        }
+    }
+
+    /// A delivery ended: the next value that arrived meanwhile, if any, is scheduled.
+    private func finished() {
+        let delay = state.withLock { state -> Duration? in
+            guard state.pending != nil else {
+                state.scheduled = false
+                return nil
+            }
+            return Self.delay(&state)
+        }
+        if let delay { schedule(after: delay) }
     }
 }

@@ -1,42 +1,69 @@
 import SessionConsumers
+import SessionModel
 import SessionStorage
 
 /// What every mediator does between a repository observation and its consumer.
 ///
-/// It observes, carries values to the main queue through a
-/// ``MainQueueConsolidator``, turns each into what the consumer shows, drops a
-/// value that shows the same as the last one pushed, pushes the first one as a
-/// configuration and later ones as updates, tells the consumer once if the
-/// observation fails (then stops), and stops for good on ``disconnect()``: after
-/// it returns, the consumer is not called again. The consumer is held weakly;
-/// if it goes away, the link disconnects.
+/// It observes, carries values towards the main queue through a
+/// ``MainQueueConsolidator``, and off the main queue turns each into what the
+/// consumer shows, drops a value that shows the same as the last one, and
+/// computes the change from the last one; the main queue only pushes: the first
+/// value as a configuration, later ones as updates. It tells the consumer once
+/// if the observation fails (then stops), and stops for good on
+/// ``disconnect()``: after it returns, the consumer is not called again. The
+/// consumer is held weakly; if it goes away, the link disconnects.
 @MainActor
-final class MediatorLink<Value: Sendable, Shown: Equatable, Consumer> {
+final class MediatorLink<Value: Sendable, Shown: Equatable & Sendable, Change: Sendable, Consumer> {
     /// How the mediator talks to its consumer.
     struct Pushes {
         var configure: @MainActor (Consumer, Shown) -> Void
-        var update: @MainActor (Consumer, _ previous: Shown, _ current: Shown) -> Void
+        var update: @MainActor (Consumer, Shown, Change) -> Void
         var unavailable: @MainActor (Consumer, Unavailability) -> Void
+    }
+
+    /// What the main queue pushes, prepared off it.
+    private enum Push: Sendable {
+        case configure(Shown)
+        case update(Shown, Change)
+        case failure(any Error)
     }
 
     /// The consumer, weakly (`Consumer` is a class-bound protocol's existential).
     private weak var consumerObject: AnyObject?
     private var observation: (any StoreObservation)?
-    private var shown: Shown?
-    private let present: @MainActor (Value) -> Shown
     private let pushes: Pushes
 
-    /// Starts `observe` and pushes what `present` makes of each value.
+    /// Starts `observe` and pushes what `present` makes of each value, with the
+    /// `change` from the previous one; both run off the main queue.
     init(
         consumer: Consumer,
         observe: (@escaping @Sendable (Result<Value, any Error>) -> Void) -> any StoreObservation,
-        present: @escaping @MainActor (Value) -> Shown,
+        present: @escaping @Sendable (Value) -> Shown,
+        change: @escaping @Sendable (_ previous: Shown, _ current: Shown) -> Change,
         pushes: Pushes
     ) {
         consumerObject = consumer as AnyObject
-        self.present = present
         self.pushes = pushes
-        let consolidator = MainQueueConsolidator<Value> { [weak self] result in self?.receive(result) }
+        // The last value shown, known only to the preparation queue (one value at a time, in order).
+        let shown = Protected<Shown?>(nil)
+        let consolidator = MainQueueConsolidator<Value, Push>(
+            prepare: { result in
+                switch result {
+                case .success(let value):
+                    let current = present(value)
+                    let previous = shown.withLock { last -> Shown?? in
+                        if let last, last == current { return .none }
+                        defer { last = current }
+                        return .some(last)
+                    }
+                    guard let previous else { return nil }  // shows the same: nothing to push
+                    guard let previous else { return .configure(current) }
+                    return .update(current, change(previous, current))
+                case .failure(let error):
+                    return .failure(error)
+                }
+            },
+            deliver: { [weak self] push in self?.receive(push) })
         observation = observe { consolidator.receive($0) }
     }
 
@@ -51,21 +78,13 @@ final class MediatorLink<Value: Sendable, Shown: Equatable, Consumer> {
         observation?.cancel()
     }
 
-    /// Main queue: pushes what changed since the last push, if anything.
-    private func receive(_ result: Result<Value, any Error>) {
+    /// Main queue: pushes what was prepared.
+    private func receive(_ push: Push) {
         guard isConnected else { return }
         guard let consumer = consumerObject as? Consumer else { return disconnect() }
-        switch result {
-        case .success(let value):
-            let current = present(value)
-            if let previous = shown {
-                guard current != previous else { return }
-                shown = current
-                pushes.update(consumer, previous, current)
-            } else {
-                shown = current
-                pushes.configure(consumer, current)
-            }
+        switch push {
+        case .configure(let shown): pushes.configure(consumer, shown)
+        case .update(let shown, let change): pushes.update(consumer, shown, change)
         case .failure(let error):
             disconnect()
             pushes.unavailable(consumer, Unavailability(error))

@@ -13,7 +13,7 @@ import SessionStorage
 /// returns, and the consumer held weakly.
 @MainActor
 public final class NavigationHistoryMediator {
-    private let link: MediatorLink<NavigationHistory, NavigationHistoryState, any NavigationHistoryConsumer>
+    private let link: MediatorLink<NavigationHistory, NavigationHistoryState, Void, any NavigationHistoryConsumer>
 
     /// Starts observing `tab`'s history for `consumer`; the consumer's first call comes on a later main-queue turn.
     ///
@@ -26,9 +26,10 @@ public final class NavigationHistoryMediator {
             consumer: consumer,
             observe: { histories.observe(tab, onChange: $0) },
             present: { NavigationHistoryState(tab: tab, history: $0) },
+            change: { _, _ in },
             pushes: .init(
                 configure: { $0.configure(with: $1) },
-                update: { consumer, _, current in consumer.update(to: current) },
+                update: { consumer, current, _ in consumer.update(to: current) },
                 unavailable: { $0.historyBecameUnavailable($1) }))
     }
 

@@ -9,6 +9,9 @@ import SessionStorage
 /// (``WebStateListConsumer/configure(with:)``), then one update per change of
 /// what the strip shows, with the diff from the previous strip.
 ///
+/// The strip and its diff from the previous one are made off the main queue;
+/// the main queue only calls the consumer.
+///
 /// Consolidation: the repository reports each committed transaction once,
 /// so a batch (one ``WebStateListRepository/update(_:_:)``) is one update.
 /// Values that arrive while the main queue is busy are coalesced into one
@@ -30,7 +33,7 @@ import SessionStorage
 ///     mediator.disconnect()
 @MainActor
 public final class WebStateListMediator {
-    private let link: MediatorLink<WebStateListSnapshot, TabStripSnapshot, any WebStateListConsumer>
+    private let link: MediatorLink<WebStateListSnapshot, TabStripSnapshot, TabStripDiff, any WebStateListConsumer>
 
     /// Starts observing `browser` for `consumer`; the consumer's first call comes on a later main-queue turn.
     ///
@@ -42,12 +45,11 @@ public final class WebStateListMediator {
         link = MediatorLink(
             consumer: consumer,
             observe: { tabs.observe(browser, onChange: $0) },
-            present: TabStripSnapshot.init,
+            present: { TabStripSnapshot($0) },
+            change: { TabStripDiff.between($0.items, $1.items) },
             pushes: .init(
                 configure: { $0.configure(with: $1) },
-                update: { consumer, previous, current in
-                    consumer.update(to: current, diff: TabStripDiff.between(previous.items, current.items))
-                },
+                update: { $0.update(to: $1, diff: $2) },
                 unavailable: { $0.tabStripBecameUnavailable($1) }))
     }
 
