@@ -41,8 +41,13 @@ enum LargeSessions {
     /// The browser that `watch` shows beside the large one.
     static let smallBrowserTabs = 100
 
+    /// What `--large` measures; `--large-parts` picks some (to measure one again).
+    enum Part: String, CaseIterable {
+        case commands, mediator, bytes
+    }
+
     static func run(
-        sizes: [Int], root: String, configuration: SessionDatabase.Configuration, rounds: Int,
+        sizes: [Int], root: String, configuration: SessionDatabase.Configuration, rounds: Int, parts: Set<Part>,
         progress: (String) -> Void
     ) throws -> [SizeResult] {
         let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
@@ -63,11 +68,15 @@ enum LargeSessions {
                 progress("\(size) tabs: seeded in \(Report.duration(Double(monotonicNanoseconds() - started)))")
             }
             var result = SizeResult(tabs: size)
-            try measureCommands(size: size, store: store, directory: directory, sessionstore: sessionstore, into: &result, progress: progress)
-            progress("\(size) tabs: a WebStateListMediator on the \(size)-tab browser")
-            try measureMediator(store: store, configuration: configuration, rounds: rounds, into: &result)
-            result.burst = try MediatorBurst.run(path: store, configuration: configuration)
-            try measureBytes(store: store, directory: directory, into: &result)
+            if parts.contains(.commands) {
+                try measureCommands(size: size, store: store, directory: directory, sessionstore: sessionstore, into: &result, progress: progress)
+            }
+            if parts.contains(.mediator) {
+                progress("\(size) tabs: a WebStateListMediator on the \(size)-tab browser")
+                try measureMediator(store: store, configuration: configuration, rounds: rounds, into: &result)
+                result.burst = try MediatorBurst.run(path: store, configuration: configuration)
+            }
+            if parts.contains(.bytes) { try measureBytes(store: store, directory: directory, into: &result) }
             results.append(result)
         }
         return results

@@ -63,6 +63,9 @@ struct SessionStoreBench: ParsableCommand {
     @Option(help: "Tab counts of the large browser for --large, comma separated.")
     var largeSizes = "10,10000,100000"
 
+    @Option(help: "What --large measures: commands, mediator, bytes, comma separated (default: all; a store already in --directory is reused).")
+    var largeParts = "commands,mediator,bytes"
+
     @Option(help: .hidden) var childRestore: String?
     @Option(help: .hidden) var childPath: String?
 
@@ -105,8 +108,10 @@ struct SessionStoreBench: ParsableCommand {
             guard !sizes.isEmpty, sizes.allSatisfy({ $0 >= 2 }) else {
                 throw ValidationError("--large-sizes is a comma-separated list of tab counts of at least 2")
             }
+            let parts = Set(largeParts.split(separator: ",").compactMap { LargeSessions.Part(rawValue: String($0)) })
             let results = try LargeSessions.run(
-                sizes: sizes, root: root, configuration: storeConfiguration, rounds: quick ? 10 : 40, progress: progress)
+                sizes: sizes, root: root, configuration: storeConfiguration, rounds: quick ? 10 : 40, parts: parts,
+                progress: progress)
             print("sessionstore-bench --large: \(ProcessInfo.processInfo.activeProcessorCount) cores, "
                 + "\(ProcessInfo.processInfo.physicalMemory / 1_073_741_824) GiB; the release sessionstore and sqlite3 "
                 + "\(SQLiteVersion.shell) as child processes; histories of \(SessionContent.historyLength) entries")
