@@ -5,7 +5,7 @@ extension SessionArchive {
     /// browser's own fields, then its tabs, then the recently closed entries.
     ///
     /// A document of any size is written (``Writer``) and read
-    /// (``SessionDatabase/importArchive(from:replacing:progress:)``) a part at a
+    /// (``SessionDatabase/importArchive(from:replacing:)``) a part at a
     /// time, so neither side holds more than one browser's list of tab ids.
     public enum Part: Sendable, Hashable {
         /// A browser's own fields; its ``Browser/tabs`` are empty here, and its
