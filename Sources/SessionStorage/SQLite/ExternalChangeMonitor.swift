@@ -43,10 +43,14 @@ final class ExternalChangeMonitor: @unchecked Sendable {
     }
 
     /// Calls `handler` (on a private queue) after another connection commits.
+    ///
+    /// The data version is read before this returns (when no one was listening),
+    /// so a subscriber that fetches after subscribing sees every commit made
+    /// before its fetch, and is called for every one after the reading.
     func subscribe(_ handler: @escaping @Sendable () -> Void) -> Subscription {
         let id = UUID()
         subscribers.withLock { $0[id] = handler }
-        queue.async { self.update() }
+        queue.sync { self.update() }
         return Subscription(monitor: self, id: id)
     }
 
@@ -78,9 +82,9 @@ final class ExternalChangeMonitor: @unchecked Sendable {
             let timer = DispatchSource.makeTimerSource(queue: queue)
             let interval = StoreObservationDelivery.externalChangeLatency
             timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(20))
-            timer.setEventHandler { [weak self] in self?.tick() }
+            timer.setEventHandler { [weak self] in self?.tick(baseline: false) }
             self.timer = timer
-            tick()  // the starting version
+            tick(baseline: true)  // the starting version, before the subscriber's first fetch
             timer.resume()
         } else if !listening, let timer {
             timer.cancel()
@@ -90,8 +94,9 @@ final class ExternalChangeMonitor: @unchecked Sendable {
         }
     }
 
-    /// Runs on `queue`: compares the data version with the last one seen.
-    private func tick() {
+    /// Runs on `queue`: compares the data version with the last one seen. The
+    /// `baseline` reading, taken as the first subscriber subscribes, tells no one.
+    private func tick(baseline: Bool) {
         if connection == nil {
             connection = try? DatabaseQueue(path: path, configuration: configuration)
         }
@@ -99,9 +104,10 @@ final class ExternalChangeMonitor: @unchecked Sendable {
               let current = try? connection.inDatabase({ try Int.fetchOne($0, sql: "PRAGMA data_version") })
         else { return }
         defer { version = current }
-        // The first reading is a baseline taken after the subscribers' first
-        // fetches may have run: a commit between the two would be missed, so
-        // they all fetch once more (an unchanged value is dropped downstream).
+        if baseline { return }
+        // A first reading that is not the baseline (the baseline could not be read)
+        // may follow a commit the subscribers' first fetches missed: they fetch again
+        // (an unchanged value is dropped downstream).
         if let previous = version, previous == current { return }
         for handler in subscribers.withLock({ Array($0.values) }) { handler() }
     }
