@@ -205,11 +205,14 @@ extension SessionStore {
                     try? database.close()
                     throw error
                 }
-            } catch let error as StorageError {
+            } catch {
+                // A refused document, or an input that failed part way: nothing of it stays.
                 if created {
                     for suffix in ["", "-wal", "-shm", "-journal"] { unlink(options.path + suffix) }
                 }
-                if case .invalidArchive = error { throw ImportFailure(file: file, error: error) }
+                if let storage = error as? StorageError, case .invalidArchive = storage {
+                    throw ImportFailure(file: file, error: storage)
+                }
                 throw error
             }
         }
