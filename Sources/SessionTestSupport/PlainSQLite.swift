@@ -24,3 +24,16 @@ public enum PlainSQLite {
         return try queue.read { try String.fetchAll($0, sql: sql) }
     }
 }
+
+extension PlainSQLite {
+    /// Flips bytes all over the root page of `table` in the (checkpointed) file at `path`,
+    /// as a bad disk would: the page's structure breaks, the file's header does not.
+    public static func damageRootPage(of table: String, atPath path: String) throws {
+        guard let root = try Int(strings("SELECT rootpage FROM sqlite_master WHERE name = '\(table)'", atPath: path).first ?? ""),
+              var bytes = fileBytes(path)
+        else { throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: path]) }
+        let page = (root - 1) * 4096
+        for offset in (page + 8)..<min(page + 4096, bytes.count) where offset % 7 == 0 { bytes[offset] ^= 0xA5 }
+        try bytes.write(to: URL(fileURLWithPath: path))
+    }
+}

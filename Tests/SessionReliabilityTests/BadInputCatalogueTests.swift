@@ -74,12 +74,7 @@ import Testing
             try handle.close()
         case .flipped:
             try demoStore(at: path)
-            let root = try #require(Int(PlainSQLite.strings(
-                "SELECT rootpage FROM sqlite_master WHERE name = 'navigation_entries'", atPath: path)[0]))
-            var bytes = try #require(fileBytes(path))
-            let page = (root - 1) * 4096
-            for offset in (page + 8)..<(page + 4096) where offset % 7 == 0 { bytes[offset] ^= 0xA5 }
-            try bytes.write(to: URL(fileURLWithPath: path))
+            try PlainSQLite.damageRootPage(of: "navigation_entries", atPath: path)
         case .foreign:
             try PlainSQLite.execute("CREATE TABLE contacts(name TEXT); INSERT INTO contacts VALUES ('x')", atPath: path)
         case .newer:
