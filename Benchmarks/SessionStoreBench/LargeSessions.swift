@@ -241,7 +241,11 @@ enum LargeSessions {
         let start = monotonicNanoseconds()
         try process.run()
         defer {
+            // SIGTERM ends `watch` cleanly; should it not within 2 s, SIGKILL.
             process.terminate()
+            let deadline = Date().addingTimeInterval(2)
+            while process.isRunning && Date() < deadline { usleep(10_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
         }
         // Only each new piece is searched: the first line of a large strip is megabytes long.

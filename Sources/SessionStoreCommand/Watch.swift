@@ -35,6 +35,9 @@ extension SessionStore {
         }
 
         func run() throws {
+            // First of all: the signal sources register asynchronously, and a SIGTERM that
+            // arrived before they did would be ignored (lost) once the default is SIG_IGN.
+            WatchSession.catchSignals()
             // Read-only: nothing is created, migrated or written.
             let database = try SessionDatabase.openReadOnly(atPath: options.path, configuration: options.configuration)
             let id: BrowserID
@@ -84,7 +87,9 @@ private final class WatchSession: WebStateListConsumer {
     static var current: WatchSession?
 
     private var mediator: WebStateListMediator?
-    private var signalSources: [any DispatchSourceSignal] = []
+    /// SIGINT and SIGTERM, caught on the main queue from the start of `run()`.
+    /// Touched only by `catchSignals()`, once, before the main queue runs.
+    nonisolated(unsafe) private static var signalSources: [any DispatchSourceSignal] = []
     private let database: SessionDatabase
     private var notes: RepairNotes
 
@@ -96,15 +101,28 @@ private final class WatchSession: WebStateListConsumer {
         self.path = path
         self.database = database
         notes = RepairNotes(path: path)
+        mediator = WebStateListMediator(
+            browser: browser, tabs: SQLiteWebStateListRepository(database: database), consumer: self)
+    }
+
+    /// Catches SIGINT and SIGTERM on the main queue (once).
+    ///
+    /// Returns once both sources are registered: libdispatch registers them
+    /// asynchronously, and a signal that arrived before (its default action being
+    /// ignored meanwhile) would be lost and the watch would run on.
+    nonisolated static func catchSignals() {
+        guard signalSources.isEmpty else { return }
+        let registered = DispatchSemaphore(value: 0)
+        let queue = DispatchQueue(label: "sessionstore.watch.signals")
         for signalNumber: Int32 in [SIGINT, SIGTERM] {
             _ = signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
-            source.setEventHandler(handler: Self.handleSignal)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
+            source.setEventHandler { DispatchQueue.main.async(execute: handleSignal) }
+            source.setRegistrationHandler { registered.signal() }
             source.resume()
             signalSources.append(source)
         }
-        mediator = WebStateListMediator(
-            browser: browser, tabs: SQLiteWebStateListRepository(database: database), consumer: self)
+        for _ in signalSources { _ = registered.wait(timeout: .now() + 5) }
     }
 
     /// Runs on the main queue when SIGINT or SIGTERM arrives: a clean exit.
