@@ -59,10 +59,14 @@ enum ArchiveRows {
 
     /// A tab's own fields, history and engine state (its list fields are the caller's).
     private static func tab(_ db: Database, id: WebStateID, pinned: Bool) throws -> SessionArchive.Tab {
+        // One read of the tab's row serves its times and its history's start and index.
         guard let row = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT created_at, last_active_at FROM tabs WHERE id = ?"), arguments: [id.uuidString])
+            db.cachedStatement(sql: """
+                SELECT browser_id, current_entry_index, history_start, created_at, last_active_at FROM tabs WHERE id = ?
+                """),
+            arguments: [id.uuidString])
         else { throw StorageError.unknownTab(id.uuidString) }
-        let history = try NavigationHistoryRows.load(db, tab: id).history
+        let history = try NavigationHistoryRows.load(db, tab: id, row: row).history
         let engineState = try Data.fetchOne(
             db.cachedStatement(sql: "SELECT data FROM tab_engine_states WHERE tab_id = ?"), arguments: [id.uuidString])
         return SessionArchive.Tab(
