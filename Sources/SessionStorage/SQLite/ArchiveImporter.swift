@@ -58,20 +58,6 @@ final class ArchiveImporter {
 
     // MARK: - Parts
 
-    /// Writes the next part, in ``SessionArchive/Part`` order.
-    func write(_ part: SessionArchive.Part) throws {
-        switch part {
-        case .browser(let browser, _):
-            if inBrowser, let header = pending.header { try endBrowser(header) }
-            try beginBrowser(browser)
-        case .tab(let tab):
-            try self.tab(tab)
-        case .closedEntry(let entry):
-            if inBrowser, let header = pending.header { try endBrowser(header) }
-            try closedEntry(entry)
-        }
-    }
-
     /// Starts the next browser, with its fields when they come before its tabs.
     func beginBrowser(_ header: SessionArchive.Browser?) throws {
         precondition(!inBrowser, "ArchiveImporter: a browser inside a browser")
