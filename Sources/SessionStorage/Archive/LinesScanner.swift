@@ -105,8 +105,7 @@ struct LinesScanner {
                 throw StorageError.invalidArchive(
                     location: "line \(lineNumber), byte \(bad + 1)", reason: "not UTF-8 text")
             }
-            let content = line.filter { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }.isEmpty ? nil : Array(line)
-            if let content { return content }
+            if !line.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) { return Array(line) }
         }
     }
 }

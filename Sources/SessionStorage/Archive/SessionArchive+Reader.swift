@@ -60,12 +60,12 @@ extension SessionArchive {
             }
         }
 
-        /// Whether the document starts with a ``Layout/lines`` header line.
+        /// Whether the document starts with a ``Layout/lines`` header line (``Layout/init(sniffing:)``).
         private func isLines() throws -> Bool {
             try input.skipWhitespace()
-            let prefix = Layout.linesPrefix
-            while input.buffer.count - input.position < prefix.count, try input.readMore() {}
-            return input.buffer[input.position...].starts(with: prefix)
+            while input.buffer.count - input.position < Layout.linesPrefix.count, try input.readMore() {}
+            let start = input.position
+            return Layout(sniffing: Data(input.buffer[start..<min(input.buffer.count, start + 256)])) == .lines
         }
     }
 }
