@@ -151,7 +151,7 @@ struct SessionReport: Encodable {
     var text: String {
         let tabCount = browsers.reduce(0) { $0 + $1.tabs.count }
         var lines = [Self.heading(browsers: browsers.count, tabs: tabCount)]
-        for browser in browsers { lines += Self.lines(for: browser, tabCount: browser.tabs.count) }
+        for browser in browsers { Self.writeLines(for: browser, tabCount: browser.tabs.count) { lines.append($0) } }
         if let closed { lines += Self.closedLines(closed) }
         return lines.joined(separator: "\n")
     }
@@ -161,14 +161,7 @@ struct SessionReport: Encodable {
         "\(browsers) browser\(browsers == 1 ? "" : "s"), \(tabs) tab\(tabs == 1 ? "" : "s")"
     }
 
-    /// A browser's lines: its heading, its tabs, and how many more it has than are shown.
-    static func lines(for browser: Browser, tabCount: Int) -> [String] {
-        var lines: [String] = []
-        writeLines(for: browser, tabCount: tabCount) { lines.append($0) }
-        return lines
-    }
-
-    /// A browser's lines, one at a time.
+    /// A browser's lines, one at a time: its heading, its tabs, and how many more it has than are shown.
     static func writeLines(for browser: Browser, tabCount: Int, _ write: (String) throws -> Void) rethrows {
         try write("browser \(browser.id)  (\(tabCount) tab\(tabCount == 1 ? "" : "s"))")
         for tab in browser.tabs { try write("  " + line(for: tab)) }

@@ -36,7 +36,7 @@ public enum TabListExport {
 
     /// Renders the open tabs of `archive` in `format` as one string.
     public static func string(_ archive: SessionArchive, as format: Format) -> String {
-        nonisolated(unsafe) var text = ""
+        var text = ""
         try? write(archive, as: format) { text += $0 }
         return text
     }
