@@ -47,18 +47,9 @@ extension SQLiteWebStateListRepository {
                     WHERE browser_id = ?1 AND sort_key < (SELECT sort_key FROM tabs WHERE id = ?2 AND browser_id = ?1)
                     """, arguments: [browser.uuidString, id])
             }
-            var groups: [String: TabGroup] = [:]
-            for row in try Row.fetchAll(
-                db, sql: "SELECT id, title, color, is_collapsed FROM tab_groups WHERE browser_id = ?",
-                arguments: [browser.uuidString])
-            {
-                let text: String = try row.decode(forColumn: "id")
-                guard let id = TabGroupID(uuidString: text) else { continue }
-                groups[text] = TabGroup(id: id, visualData: TabGroupVisualData(
-                    title: try row.decode(forColumn: "title"),
-                    color: TabGroupColor(rawValue: try row.decode(forColumn: "color")) ?? .grey,
-                    isCollapsed: try row.decode(forColumn: "is_collapsed")))
-            }
+            let groups = Dictionary(
+                try WebStateListRows.groups(db, browser: browser).map { ($0.id.uuidString, $0) },
+                uniquingKeysWith: { first, _ in first })
             var tabs: [TabListing.Tab] = []
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT t.id, t.is_pinned, t.group_id, t.current_entry_index, e.title, e.url, e.virtual_url, e.favicon_url
@@ -71,14 +62,11 @@ extension SQLiteWebStateListRepository {
                     throw StoredValueDamage(reason: "a tab of browser \(browser) has a malformed identifier")
                 }
                 let group: String? = try row.decode(forColumn: "group_id")
-                let url: String? = try row.decode(forColumn: "url")
-                let hasPage = try row.decode(Int?.self, forColumn: "current_entry_index") != nil && url != nil
+                let hasPage = try row.decode(Int?.self, forColumn: "current_entry_index") != nil
+                    && row.decode(String?.self, forColumn: "url") != nil
                 tabs.append(TabListing.Tab(
                     id: id, isPinned: try row.decode(forColumn: "is_pinned"), group: group.flatMap { groups[$0] },
-                    page: hasPage ? PageSummary(
-                        title: try row.decode(forColumn: "title"), url: url ?? "",
-                        virtualURL: try row.decode(forColumn: "virtual_url"),
-                        faviconURL: try row.decode(forColumn: "favicon_url")) : nil))
+                    page: hasPage ? try WebStateListRows.page(row) : nil))
             }
             return TabListing(tabCount: count, activeIndex: activeIndex, tabs: tabs)
         }

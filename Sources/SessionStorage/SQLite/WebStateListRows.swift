@@ -44,8 +44,25 @@ enum WebStateListRows {
         return (stored, pages)
     }
 
+    /// The browser's groups, in no particular order.
+    ///
+    /// - Throws: ``StorageError/corrupt(path:reason:)`` (as `StoredValueDamage`) for a malformed identifier.
+    static func groups(_ db: Database, browser: BrowserID) throws -> [TabGroup] {
+        try Row.fetchAll(
+            db, sql: "SELECT id, title, color, is_collapsed FROM tab_groups WHERE browser_id = ?",
+            arguments: [browser.uuidString]
+        ).map { row in
+            TabGroup(
+                id: try identifier(try row.decode(forColumn: "id"), TabGroupID.init(uuidString:)),
+                visualData: TabGroupVisualData(
+                    title: try row.decode(forColumn: "title"),
+                    color: TabGroupColor(rawValue: try row.decode(forColumn: "color")) ?? .grey,
+                    isCollapsed: try row.decode(forColumn: "is_collapsed")))
+        }
+    }
+
     /// A current page's columns (`title`, `url`, `virtual_url`, `favicon_url`).
-    private static func page(_ row: Row) throws -> PageSummary {
+    static func page(_ row: Row) throws -> PageSummary {
         guard let url = try row.decode(String?.self, forColumn: "url") else {
             throw StoredValueDamage(reason: "its current page is missing")
         }
@@ -66,35 +83,23 @@ enum WebStateListRows {
         let revision: Int64 = try row.decode(forColumn: "revision")
         let activeTabID: String? = try row.decode(forColumn: "active_tab_id")
 
-        let groups = try Row.fetchAll(
-            db, sql: "SELECT id, title, color, is_collapsed FROM tab_groups WHERE browser_id = ?",
-            arguments: [browser.uuidString]
-        ).map { row in
-            TabGroup(
-                id: try identifier(try row.decode(forColumn: "id"), TabGroupID.init(uuidString:)),
-                visualData: TabGroupVisualData(
-                    title: try row.decode(forColumn: "title"),
-                    color: TabGroupColor(rawValue: try row.decode(forColumn: "color")) ?? .grey,
-                    isCollapsed: try row.decode(forColumn: "is_collapsed")))
-        }
+        let groups = try self.groups(db, browser: browser)
 
         var webStates: [WebState] = []
         var groupIDs: [TabGroupID?] = []
         var keys: [WebStateID: Int64] = [:]
         var pinnedCount = 0
         var activeIndex: Int?
-        let rows = try Row.fetchCursor(db, sql: pages == nil ? """
-            SELECT t.id, t.sort_key, t.is_pinned, t.group_id, t.current_entry_index, t.created_at,
-                   t.last_active_at, o.opener_tab_id, o.opener_navigation_index
-            FROM tabs AS t LEFT JOIN tab_openers AS o ON o.tab_id = t.id
-            WHERE t.browser_id = ?
-            ORDER BY t.sort_key
-            """ : """
-            SELECT t.id, t.sort_key, t.is_pinned, t.group_id, t.current_entry_index, t.created_at,
-                   t.last_active_at, o.opener_tab_id, o.opener_navigation_index,
-                   e.title, e.url, e.virtual_url, e.favicon_url
-            FROM tabs AS t LEFT JOIN tab_openers AS o ON o.tab_id = t.id
+        // With pages, each tab's current entry joins in the same pass.
+        let pageColumns = pages == nil ? "" : ", e.title, e.url, e.virtual_url, e.favicon_url"
+        let pageJoin = pages == nil ? "" : """
             LEFT JOIN navigation_entries AS e ON e.tab_id = t.id AND e.sequence = t.history_start + t.current_entry_index
+            """
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT t.id, t.sort_key, t.is_pinned, t.group_id, t.current_entry_index, t.created_at,
+                   t.last_active_at, o.opener_tab_id, o.opener_navigation_index\(pageColumns)
+            FROM tabs AS t LEFT JOIN tab_openers AS o ON o.tab_id = t.id
+            \(pageJoin)
             WHERE t.browser_id = ?
             ORDER BY t.sort_key
             """, arguments: [browser.uuidString])
