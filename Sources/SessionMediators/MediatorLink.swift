@@ -35,30 +35,36 @@ final class MediatorLink<Value: Sendable, Shown: Equatable & Sendable, Change: S
 
     /// Starts `observe` and pushes what `present` makes of each value, with the
     /// `change` from the previous one; both run off the main queue.
+    ///
+    /// `advance`, when given, makes the next shown value and its change from the
+    /// previous value and what it showed, in proportion to what changed (`nil`
+    /// when it cannot); an empty change is not pushed.
     init(
         consumer: Consumer,
         observe: (@escaping @Sendable (Result<Value, any Error>) -> Void) -> any StoreObservation,
         present: @escaping @Sendable (Value) -> Shown,
         change: @escaping @Sendable (_ previous: Shown, _ current: Shown) -> Change,
+        advance: (@Sendable (_ previous: Value, _ shown: Shown, _ value: Value) -> (Shown, Change, isEmpty: Bool)?)? = nil,
         pushes: Pushes
     ) {
         consumerObject = consumer as AnyObject
         self.pushes = pushes
-        // The last value shown, known only to the preparation queue (one value at a time, in order).
-        let shown = Protected<Shown?>(nil)
+        // The last value and what it showed, known only to the preparation queue (one value at a time, in order).
+        let last = Protected<(value: Value, shown: Shown)?>(nil)
         let consolidator = MainQueueConsolidator<Value, Push>(
             prepare: { result in
                 switch result {
                 case .success(let value):
-                    let current = present(value)
-                    let previous = shown.withLock { last -> Shown?? in
-                        if let last, last == current { return .none }
-                        defer { last = current }
-                        return .some(last)
+                    let previous = last.withLock { $0 }
+                    if let previous, let advance, let (current, step, isEmpty) = advance(previous.value, previous.shown, value) {
+                        last.withLock { $0 = (value, current) }
+                        return isEmpty ? nil : .update(current, step)
                     }
-                    guard let previous else { return nil }  // shows the same: nothing to push
+                    let current = present(value)
+                    last.withLock { $0 = (value, current) }
                     guard let previous else { return .configure(current) }
-                    return .update(current, change(previous, current))
+                    guard previous.shown != current else { return nil }  // shows the same: nothing to push
+                    return .update(current, change(previous.shown, current))
                 case .failure(let error):
                     return .failure(error)
                 }

@@ -9,8 +9,10 @@ import SessionStorage
 /// (``WebStateListConsumer/configure(with:)``), then one update per change of
 /// what the strip shows, with the diff from the previous strip.
 ///
-/// The strip and its diff from the previous one are made off the main queue;
-/// the main queue only calls the consumer.
+/// The strip and its diff from the previous one are made off the main queue,
+/// in proportion to the change: tabs that kept their place are compared through
+/// the model and only those that differ are made again, so one tab's change to a
+/// 100,000-tab strip does not rebuild the strip. The main queue only calls the consumer.
 ///
 /// Consolidation: the repository reports each committed transaction once,
 /// so a batch (one ``WebStateListRepository/update(_:_:)``) is one update.
@@ -47,6 +49,9 @@ public final class WebStateListMediator {
             observe: { tabs.observe(browser, onChange: $0) },
             present: { TabStripSnapshot($0) },
             change: { TabStripDiff.between($0.items, $1.items) },
+            advance: { previous, shown, value in
+                TabStripSnapshot.advancing(from: previous, shown: shown, to: value).map { ($0.strip, $0.diff, $0.diff.isEmpty) }
+            },
             pushes: .init(
                 configure: { $0.configure(with: $1) },
                 update: { $0.update(to: $1, diff: $2) },

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import SessionModel
-import SessionStorage
+@testable import SessionStorage
 import SessionTestSupport
 import Testing
 
@@ -17,7 +17,7 @@ import Testing
         try PlainSQLite.execute(
             "PRAGMA journal_mode=WAL; CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)",
             atPath: path)
-        #expect(try SessionStoreFile.status(atPath: path).pending == ["0001_create_session_schema", "0002_tab_search"])
+        #expect(try SessionStoreFile.status(atPath: path).pending == EmbeddedMigration.all.map(\.identifier))
         let database = try SessionDatabase.open(atPath: path)
         let browser = try SQLiteBrowserRepository(database: database).createBrowser()
         try database.close()
@@ -80,7 +80,7 @@ import Testing
         #expect(FileManager.default.createFile(atPath: leftover, contents: Data("half".utf8)))
         let report = try SessionStoreFile.migrate(atPath: path)
         #expect(report.created)
-        #expect(report.migrations == ["0001_create_session_schema", "0002_tab_search"])
+        #expect(report.migrations == EmbeddedMigration.all.map(\.identifier))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["new.sqlite"])
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
         #expect(mode == 0o600)

@@ -31,8 +31,10 @@ import Testing
         // The first schema is never edited: every store made since its release records this checksum.
         #expect(EmbeddedMigration.all.first?.checksum == "c25e924c4a5c0680ab767de398c6cd01cbc9194bac99fe9ef8f3a06afa06faf1")
         // The migrations so far, and what they declare.
-        #expect(declared.map { "\($0.0) \($0.1)" } == ["0001_create_session_schema base", "0002_tab_search additive"])
-        #expect(Self.compatibleCuts == [1])
+        #expect(declared.map { "\($0.0) \($0.1)" } == [
+            "0001_create_session_schema base", "0002_tab_search additive", "0003_tab_pages additive",
+        ])
+        #expect(Self.compatibleCuts == [1, 2])
     }
 
     /// The newest store, written through a binary that knows only the first `cut` migrations,

@@ -79,20 +79,31 @@ enum NavigationHistoryRows {
     /// When the current index changes, the tab's browser's `revision` grows:
     /// a cached tab list holds each tab's history index (for opener rules), so
     /// other processes read the list anew; this process patches its cache
-    /// (`WebStateListCache/historyIndexChanged`).
-    /// - Returns: The browser's new revision when the current index moved, else `nil`.
+    /// (`WebStateListCache/historyWritten`). When the tab's page changes, the
+    /// triggers of `tab_pages` move the revision on as well.
+    /// - Returns: The browser's revision before and after, when the write moved it, else `nil`.
     @discardableResult
-    static func write(_ db: Database, from stored: Stored, to history: NavigationHistory) throws -> Int64? {
+    static func write(_ db: Database, from stored: Stored, to history: NavigationHistory) throws -> RevisionStep? {
         try writing(db, from: stored, to: history).revision
+    }
+
+    /// How a write moved a browser's revision.
+    struct RevisionStep: Sendable, Equatable {
+        var before: Int64
+        var after: Int64
     }
 
     /// ``write(_:from:to:)``, also returning the history as now stored (its rows' ids and start).
     static func writing(
         _ db: Database, from stored: Stored, to history: NavigationHistory
-    ) throws -> (revision: Int64?, stored: Stored) {
+    ) throws -> (revision: RevisionStep?, stored: Stored) {
         let old = stored.history.items
         let new = history.items
         if old == new && stored.history.currentIndex == history.currentIndex { return (nil, stored) }
+        let revisionSQL = "SELECT revision FROM browsers WHERE id = ?"
+        let before = try stored.browser.flatMap {
+            try Int64.fetchOne(db.cachedStatement(sql: revisionSQL), arguments: [$0.uuidString])
+        }
 
         let dropped = bestAlignment(old: old, new: new)
         let overlap = min(old.count - dropped, new.count)
@@ -135,11 +146,14 @@ enum NavigationHistoryRows {
                 .execute(arguments: [start, history.currentIndex, stored.tab.uuidString])
         }
         let written = Stored(tab: stored.tab, browser: stored.browser, history: history, start: start, rowIDs: rowIDs)
-        guard history.currentIndex != stored.history.currentIndex, let browser = stored.browser else { return (nil, written) }
-        let revision = try Int64.fetchOne(
-            db.cachedStatement(sql: "UPDATE browsers SET revision = revision + 1 WHERE id = ? RETURNING revision"),
-            arguments: [browser.uuidString])
-        return (revision, written)
+        guard let browser = stored.browser, let before else { return (nil, written) }
+        let after = history.currentIndex != stored.history.currentIndex
+            ? try Int64.fetchOne(
+                db.cachedStatement(sql: "UPDATE browsers SET revision = revision + 1 WHERE id = ? RETURNING revision"),
+                arguments: [browser.uuidString])
+            : try Int64.fetchOne(db.cachedStatement(sql: revisionSQL), arguments: [browser.uuidString])
+        guard let after, after != before else { return (nil, written) }
+        return (RevisionStep(before: before, after: after), written)
     }
 
     /// How many of the oldest stored entries to drop so that the fewest rows are written.

@@ -157,8 +157,8 @@ public final class SQLiteNavigationHistoryRepository: NavigationHistoryRepositor
         let (revision, written) = try NavigationHistoryRows.writing(db, from: stored, to: history)
         database.histories.wrote(written)
         if let revision, let browser = stored.browser {
-            database.lists.historyIndexChanged(
-                browser: browser, tab: stored.tab, navigationIndex: history.currentIndex, newRevision: revision)
+            try database.lists.historyWritten(
+                db, browser: browser, tab: stored.tab, navigationIndex: history.currentIndex, revision: revision)
         }
     }
 

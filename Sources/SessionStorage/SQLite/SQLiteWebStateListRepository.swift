@@ -96,7 +96,11 @@ public final class SQLiteWebStateListRepository: WebStateListRepository {
                     _ = try written.list.setNavigationIndex(firstPage.currentIndex, forTabAt: position)
                 }
                 written.rows[webState.id]?.navigationIndex = firstPage.currentIndex
-                written.revision = revision
+                if revision.before != written.revision { written.forgetPages() }
+                written.revision = revision.after
+                if written.pages != nil {
+                    written.pageChanged(webState.id, to: try WebStateListRows.page(db, tab: webState.id, source: .table))
+                }
             }
             self.cache.remember(written, for: browser)
             return index
@@ -157,13 +161,16 @@ public final class SQLiteWebStateListRepository: WebStateListRepository {
         let cache = self.cache
         return SnapshotObserver(
             database: database, tables: ["browsers", "tabs", "tab_groups", "tab_openers", "navigation_entries"],
-            fetch: { db in try Self.snapshot(db, browser: browser, cache: cache) }, onChange: onChange)
+            fetch: { db in try Self.snapshot(db, browser: browser, cache: cache) },
+            isSame: { $0.isSameState(as: $1) }, onChange: onChange)
     }
 
     /// The list (from the cache when it is current) and each tab's current page.
     private static func snapshot(_ db: Database, browser: BrowserID, cache: WebStateListCache) throws -> WebStateListSnapshot {
         let (stored, pages) = try cache.currentWithPages(db, browser: browser)
-        return WebStateListSnapshot(browser: browser, list: stored.list, pages: pages)
+        var snapshot = WebStateListSnapshot(browser: browser, list: stored.list, pages: pages)
+        snapshot.revision = stored.revision
+        return snapshot
     }
 
     /// Applies `body` to the browser's list inside the current transaction and

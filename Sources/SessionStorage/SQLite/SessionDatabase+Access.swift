@@ -129,9 +129,11 @@ extension SessionDatabase {
             }
         } catch {
             afterTransaction.transactionEnded(committed: false)
+            lists.transactionEnded()
             throw error
         }
         afterTransaction.transactionEnded(committed: true)
+        lists.transactionEnded()
         return result!
     }
 

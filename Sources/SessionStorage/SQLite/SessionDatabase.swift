@@ -125,7 +125,10 @@ public final class SessionDatabase: Sendable {
         self.writer = writer
         self.configuration = configuration
         self.sidecars = sidecars
-        lists = WebStateListCache(repairLog: repairLog, afterTransaction: afterTransaction)
+        let known = EmbeddedMigration.all.prefix(configuration.knownMigrationCount ?? Int.max).map(\.identifier)
+        lists = WebStateListCache(
+            repairLog: repairLog, afterTransaction: afterTransaction,
+            pageSource: known.contains("0003_tab_pages") ? .table : .history)
         histories = NavigationHistoryCache(afterTransaction: afterTransaction)
         fileIdentity = path.flatMap(FileIdentity.init(path:))
         if let path, let policy = configuration.snapshots, writer is DatabasePool {

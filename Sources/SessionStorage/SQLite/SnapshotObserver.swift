@@ -33,6 +33,7 @@ final class SnapshotObserver<Value: Sendable & Equatable>: StoreObservation {
     private let onQueue = DispatchSpecificKey<Bool>()
     private let database: SessionDatabase
     private let fetch: @Sendable (Database) throws -> Value
+    private let isSame: @Sendable (Value, Value) -> Bool
     private let onChange: @Sendable (Result<Value, any Error>) -> Void
 
     /// Starts observing.
@@ -40,12 +41,15 @@ final class SnapshotObserver<Value: Sendable & Equatable>: StoreObservation {
     /// - Parameters:
     ///   - tables: The tables whose changes may change the value.
     ///   - fetch: Reads the value (in a read transaction).
+    ///   - isSame: Whether a value shows the same as the last one (by default, equality).
     init(
         database: SessionDatabase, tables: [String], fetch: @escaping @Sendable (Database) throws -> Value,
+        isSame: @escaping @Sendable (Value, Value) -> Bool = { $0 == $1 },
         onChange: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) {
         self.database = database
         self.fetch = fetch
+        self.isSame = isSame
         self.onChange = onChange
         queue.setSpecific(key: onQueue, value: true)
         let region = DatabaseRegionObservation(tracking: tables.map { Table($0) })
@@ -127,7 +131,7 @@ final class SnapshotObserver<Value: Sendable & Equatable>: StoreObservation {
         let forward = state.withLock { state -> Bool in
             guard !state.cancelled else { return false }
             if case .success(let value) = result {
-                if state.last == value { return false }
+                if let last = state.last, isSame(last, value) { return false }
                 state.last = value
             }
             return true

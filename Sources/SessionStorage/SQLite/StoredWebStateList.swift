@@ -16,6 +16,43 @@ struct StoredWebStateList: Sendable {
     /// takes the list (``completeRowImages()``), not when a read loads it; a tab
     /// without an image is written whole and its opener read first.
     var rows: [WebStateID: TabRowImage] = [:]
+    /// Each tab's current page at ``revision``, once a snapshot has read them; `nil` until then.
+    ///
+    /// Writers never change this dictionary (a snapshot handed out shares it, and
+    /// a change would copy every page in the writer's transaction): they record
+    /// what changed in ``pageChanges``, which the next snapshot folds in.
+    var pages: [WebStateID: PageSummary]?
+    /// Pages changed since ``pages`` was made: a tab's new page, or `nil` for none.
+    var pageChanges: [WebStateID: PageSummary?] = [:]
+
+    /// The most page changes kept unfolded; past that the pages are read anew.
+    static let pageChangeLimit = 4_096
+
+    /// Records that `tab` now shows `page` (when pages are kept).
+    mutating func pageChanged(_ tab: WebStateID, to page: PageSummary?) {
+        guard pages != nil else { return }
+        guard pageChanges.count < Self.pageChangeLimit else {
+            forgetPages()
+            return
+        }
+        pageChanges[tab] = .some(page)
+    }
+
+    /// Stops keeping pages: they are read anew with the next snapshot.
+    mutating func forgetPages() {
+        pages = nil
+        pageChanges = [:]
+    }
+
+    /// The pages at ``revision`` with every recorded change folded in (`nil` when not kept).
+    mutating func foldedPages() -> [WebStateID: PageSummary]? {
+        guard var folded = pages else { return nil }
+        guard !pageChanges.isEmpty else { return folded }
+        for (tab, page) in pageChanges { folded[tab] = page }
+        pages = folded
+        pageChanges = [:]
+        return folded
+    }
 
     /// Gives every tab that has no image one, from the list: the list says what
     /// the rows hold, as it was just read or written at ``revision``.

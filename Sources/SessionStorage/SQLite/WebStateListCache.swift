@@ -1,3 +1,4 @@
+import Foundation
 internal import GRDB
 import SessionModel
 
@@ -11,14 +12,23 @@ import SessionModel
 /// commits; a rollback leaves the browser uncached, to be read anew.
 final class WebStateListCache: Sendable {
     private let entries = Protected<[BrowserID: StoredWebStateList]>([:])
+    /// The browsers whose entry the current write transaction took out.
+    private let taken = Protected<Set<BrowserID>>([])
+    /// Signalled when a write transaction ends and has put back what it took.
+    private let handedBack = NSCondition()
     /// Where what a transaction wrote is put in the cache when it ends.
     private let afterTransaction: TransactionActions
     /// Where repairs of damaged lists are recorded.
     let repairLog: RepairLog
+    /// Where the tabs' pages are read: `tab_pages` when this binary knows it. Pages
+    /// are kept between snapshots only then, since only its triggers move a
+    /// browser's revision on when a page changes.
+    let pageSource: WebStateListRows.PageSource
 
-    init(repairLog: RepairLog, afterTransaction: TransactionActions) {
+    init(repairLog: RepairLog, afterTransaction: TransactionActions, pageSource: WebStateListRows.PageSource) {
         self.repairLog = repairLog
         self.afterTransaction = afterTransaction
+        self.pageSource = pageSource
     }
 
     /// The browser's list for reading: the cached one if current, else read and cached.
@@ -37,23 +47,67 @@ final class WebStateListCache: Sendable {
         }
     }
 
-    /// The browser's list and its tabs' current pages, for a snapshot: when the
-    /// cached list is stale, both are read in one pass over the tabs.
+    /// The browser's list and its tabs' current pages, for a snapshot.
+    ///
+    /// With `tab_pages`, both are kept at the browser's revision: a snapshot of a
+    /// browser that no one changed since the last one reads one row, and one after
+    /// a write in this process folds in the pages that write changed. Otherwise
+    /// (another process wrote, or the first snapshot) the list and its pages are
+    /// read in one pass over the tabs.
     func currentWithPages(
         _ db: Database, browser: BrowserID
     ) throws -> (stored: StoredWebStateList, pages: [WebStateID: PageSummary]) {
         let revision = try self.revision(db, browser: browser)
-        if let cached = entries.withLock({ $0[browser] }), cached.revision == revision {
-            return (cached, try WebStateListRows.pages(db, browser: browser, repairs: repairLog))
+        if var cached = entryAfterWriter(browser), cached.revision == revision {
+            if pageSource == .table, !cached.pageChanges.isEmpty || cached.pages == nil {
+                defer { putBack(cached, for: browser) }
+                if let pages = cached.foldedPages() { return (cached, pages) }
+                let pages = try WebStateListRows.pages(db, browser: browser, source: pageSource, repairs: repairLog)
+                cached.pages = pages
+                return (cached, pages)
+            }
+            if let pages = cached.pages { return (cached, pages) }
+            return (cached, try WebStateListRows.pages(db, browser: browser, source: pageSource, repairs: repairLog))
         }
         do {
-            let loaded = try WebStateListRows.loadWithPages(db, browser: browser, repairs: repairLog)
-            entries.withLock { $0[browser] = loaded.stored }
+            var loaded = try WebStateListRows.loadWithPages(db, browser: browser, source: pageSource, repairs: repairLog)
+            if pageSource != .table { loaded.stored.forgetPages() }
+            putBack(loaded.stored, for: browser)
             return loaded
         } catch where Self.isDamage(error) {
             let repaired = try WebStateListRows.loadRepairing(db, browser: browser)
             repairLog.record(repaired.repairs)
-            return (repaired.stored, try WebStateListRows.pages(db, browser: browser, repairs: repairLog))
+            return (repaired.stored, try WebStateListRows.pages(db, browser: browser, source: pageSource, repairs: repairLog))
+        }
+    }
+
+    /// The cached entry; when a write transaction has it out, waits (briefly) for the
+    /// transaction to end and put it back. A snapshot read right after a commit (the
+    /// observations run then) would otherwise read a large list anew.
+    private func entryAfterWriter(_ browser: BrowserID) -> StoredWebStateList? {
+        if let entry = entries.withLock({ $0[browser] }) { return entry }
+        let deadline = Date().addingTimeInterval(0.1)
+        handedBack.lock()
+        defer { handedBack.unlock() }
+        while taken.withLock({ $0.contains(browser) }), handedBack.wait(until: deadline) {}
+        return entries.withLock { $0[browser] }
+    }
+
+    /// The current write transaction ended (its commit or rollback actions ran): readers waiting for an entry go on.
+    func transactionEnded() {
+        guard !taken.withLock({ $0.isEmpty }) else { return }
+        handedBack.lock()
+        taken.withLock { $0.removeAll() }
+        handedBack.broadcast()
+        handedBack.unlock()
+    }
+
+    /// Caches what a reader read or folded, unless a writer cached a newer list meanwhile
+    /// (at one revision, the entries hold the same list and pages).
+    private func putBack(_ stored: StoredWebStateList, for browser: BrowserID) {
+        entries.withLock { entries in
+            if let present = entries[browser], present.revision > stored.revision { return }
+            entries[browser] = stored
         }
     }
 
@@ -67,7 +121,12 @@ final class WebStateListCache: Sendable {
 
     private func taking(_ db: Database, browser: BrowserID) throws -> StoredWebStateList {
         let revision = try self.revision(db, browser: browser)
-        if let cached = entries.withLock({ $0.removeValue(forKey: browser) }), cached.revision == revision {
+        let cached = entries.withLock { entries in
+            let cached = entries.removeValue(forKey: browser)
+            if cached != nil { taken.withLock { _ = $0.insert(browser) } }
+            return cached
+        }
+        if let cached, cached.revision == revision {
             return cached
         }
         do {
@@ -98,17 +157,25 @@ final class WebStateListCache: Sendable {
             onRollback: { [self] in entries.withLock { _ = $0.removeValue(forKey: browser) } })
     }
 
-    /// After a history write moved a tab's current index (and the browser's
-    /// revision by one): updates the cached list in step, if it was current.
-    func historyIndexChanged(browser: BrowserID, tab: WebStateID, navigationIndex: Int?, newRevision: Int64) {
+    /// After a history write moved a browser's revision on (the tab's current
+    /// index moved, or its page changed): updates the cached list and pages in
+    /// step, if they were current before the write.
+    func historyWritten(
+        _ db: Database, browser: BrowserID, tab: WebStateID, navigationIndex: Int?,
+        revision: NavigationHistoryRows.RevisionStep
+    ) throws {
+        // The page as the triggers wrote it, read now, inside the transaction (only when pages are kept).
+        let keepsPages = pageSource == .table && entries.withLock { $0[browser]?.pages != nil }
+        let page = keepsPages ? try WebStateListRows.page(db, tab: tab, source: .table) : nil
         afterTransaction.add(onCommit: { [self] in
             entries.withLock { entries in
-                guard var stored = entries.removeValue(forKey: browser), stored.revision == newRevision - 1,
+                guard var stored = entries.removeValue(forKey: browser), stored.revision == revision.before,
                       let index = stored.list.index(of: tab)
                 else { return }
                 _ = try? stored.list.setNavigationIndex(navigationIndex, forTabAt: index)
                 stored.rows[tab]?.navigationIndex = navigationIndex
-                stored.revision = newRevision
+                stored.revision = revision.after
+                if keepsPages { stored.pageChanged(tab, to: page) } else { stored.forgetPages() }
                 entries[browser] = stored
             }
         })

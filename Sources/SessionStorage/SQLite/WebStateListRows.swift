@@ -21,7 +21,7 @@ enum WebStateListRows {
     /// - Throws: ``StorageError/unknownBrowser(_:)``, ``StorageError/corrupt(path:reason:)``
     ///   when the stored rows break an invariant.
     static func load(_ db: Database, browser: BrowserID, includingClosed: Bool = false) throws -> StoredWebStateList {
-        try load(db, browser: browser, includingClosed: includingClosed, pages: nil)
+        try load(db, browser: browser, includingClosed: includingClosed, pageSource: nil, pages: nil)
     }
 
     /// Reads the browser's whole list and each tab's current page in one pass
@@ -29,10 +29,10 @@ enum WebStateListRows {
     ///
     /// A page whose row cannot be read is left out and recorded in `repairs`, as in ``pages(_:browser:repairs:)``.
     static func loadWithPages(
-        _ db: Database, browser: BrowserID, repairs: RepairLog?
+        _ db: Database, browser: BrowserID, source: PageSource, repairs: RepairLog?
     ) throws -> (stored: StoredWebStateList, pages: [WebStateID: PageSummary]) {
         var pages: [WebStateID: PageSummary] = [:]
-        let stored = try load(db, browser: browser, includingClosed: false) { id, row in
+        var stored = try load(db, browser: browser, includingClosed: false, pageSource: source) { id, row in
             guard try row.decode(Int?.self, forColumn: "current_entry_index") != nil else { return }
             do {
                 pages[id] = try page(row)
@@ -41,7 +41,37 @@ enum WebStateListRows {
                 repairs?.record([StoreRepair(kind: .pageSkipped, browser: browser, subject: id.uuidString, reason: reason)])
             }
         }
+        stored.pages = pages
         return (stored, pages)
+    }
+
+    /// Where a tab's current page is read from.
+    enum PageSource: Sendable {
+        /// `tab_pages` (migration 0003): one row per tab that shows a page, kept by triggers.
+        case table
+        /// The tab's current history entry, for a binary that knows only the migrations before 0003.
+        case history
+
+        /// The join that gives a tab `t` its page's `title`, `url`, `virtual_url` and `favicon_url` as `e`.
+        var join: String {
+            switch self {
+            case .table: "LEFT JOIN tab_pages AS e ON e.tab_id = t.id"
+            case .history:
+                "LEFT JOIN navigation_entries AS e ON e.tab_id = t.id AND e.sequence = t.history_start + t.current_entry_index"
+            }
+        }
+    }
+
+    /// One tab's current page, `nil` when it shows none.
+    ///
+    /// - Throws: `StoredValueDamage` when the page's row cannot be read.
+    static func page(_ db: Database, tab: WebStateID, source: PageSource) throws -> PageSummary? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT e.title, e.url, e.virtual_url, e.favicon_url FROM tabs AS t \(source.join)
+            WHERE t.id = ? AND t.current_entry_index IS NOT NULL
+            """), arguments: [tab.uuidString])
+        else { return nil }
+        return try page(row)
     }
 
     /// The browser's groups, in no particular order.
@@ -74,7 +104,8 @@ enum WebStateListRows {
     /// ``load(_:browser:includingClosed:)``, handing each tab's row to `pages` when given
     /// (the row then also holds its current page's columns).
     private static func load(
-        _ db: Database, browser: BrowserID, includingClosed: Bool, pages: ((WebStateID, Row) throws -> Void)?
+        _ db: Database, browser: BrowserID, includingClosed: Bool, pageSource: PageSource?,
+        pages: ((WebStateID, Row) throws -> Void)?
     ) throws -> StoredWebStateList {
         guard let row = try Row.fetchOne(
             db, sql: "SELECT revision, active_tab_id FROM browsers WHERE id = ? AND (closed_entry_id IS NULL OR ?)",
@@ -91,10 +122,8 @@ enum WebStateListRows {
         var pinnedCount = 0
         var activeIndex: Int?
         // With pages, each tab's current entry joins in the same pass.
-        let pageColumns = pages == nil ? "" : ", e.title, e.url, e.virtual_url, e.favicon_url"
-        let pageJoin = pages == nil ? "" : """
-            LEFT JOIN navigation_entries AS e ON e.tab_id = t.id AND e.sequence = t.history_start + t.current_entry_index
-            """
+        let pageColumns = pageSource == nil ? "" : ", e.title, e.url, e.virtual_url, e.favicon_url"
+        let pageJoin = pageSource?.join ?? ""
         let rows = try Row.fetchCursor(db, sql: """
             SELECT t.id, t.sort_key, t.is_pinned, t.group_id, t.current_entry_index, t.created_at,
                    t.last_active_at, o.opener_tab_id, o.opener_navigation_index\(pageColumns)
@@ -142,13 +171,12 @@ enum WebStateListRows {
     /// A page whose row cannot be read is left out (the tab shows no page) and
     /// recorded in `repairs`, so one damaged entry never hides the window.
     static func pages(
-        _ db: Database, browser: BrowserID, repairs: RepairLog? = nil
+        _ db: Database, browser: BrowserID, source: PageSource, repairs: RepairLog? = nil
     ) throws -> [WebStateID: PageSummary] {
         var pages: [WebStateID: PageSummary] = [:]
         let rows = try Row.fetchCursor(db, sql: """
             SELECT t.id, e.title, e.url, e.virtual_url, e.favicon_url
-            FROM tabs AS t
-            LEFT JOIN navigation_entries AS e ON e.tab_id = t.id AND e.sequence = t.history_start + t.current_entry_index
+            FROM tabs AS t \(source.join)
             WHERE t.browser_id = ? AND t.current_entry_index IS NOT NULL
             """, arguments: [browser.uuidString])
         while let row = try rows.next() {
@@ -197,6 +225,7 @@ enum WebStateListRows {
         for removed in change.removed {
             stored.keys[removed.webState.id] = nil
             stored.rows[removed.webState.id] = nil
+            stored.pageChanged(removed.webState.id, to: nil)
             try db.cachedStatement(sql: "DELETE FROM tabs WHERE id = ? AND browser_id = ?")
                 .execute(arguments: [removed.webState.id.uuidString, browser.uuidString])
         }
@@ -297,6 +326,8 @@ enum WebStateListRows {
             var image = TabRowImage(list, at: index)
             image.navigationIndex = webState.navigationIndex
             stored.rows[id] = image
+            // Pages are kept only where `tab_pages` exists (see WebStateListCache).
+            if stored.pages != nil { stored.pageChanged(id, to: try page(db, tab: id, source: .table)) }
         }
         // Openers once every inserted row exists: a new tab may be opened by another new one.
         for webState in openersToWrite {
@@ -307,10 +338,12 @@ enum WebStateListRows {
             try db.cachedStatement(sql: "DELETE FROM tab_groups WHERE id = ?").execute(arguments: [id.uuidString])
         }
 
-        try db.cachedStatement(sql: """
-            UPDATE browsers SET revision = revision + 1, active_tab_id = ? WHERE id = ?
-            """).execute(arguments: [list.activeWebState?.id.uuidString, browser.uuidString])
-        stored.revision += 1
+        let revision = try Int64.fetchOne(db.cachedStatement(sql: """
+            UPDATE browsers SET revision = revision + 1, active_tab_id = ? WHERE id = ? RETURNING revision
+            """), arguments: [list.activeWebState?.id.uuidString, browser.uuidString])
+        // A trigger moved the revision too (a page changed in a way this write did not follow): read the pages anew.
+        if revision != stored.revision + 1 { stored.forgetPages() }
+        stored.revision = revision ?? stored.revision + 1
         stored.list = list
     }
 

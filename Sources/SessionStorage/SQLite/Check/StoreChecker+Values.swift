@@ -21,13 +21,13 @@ extension StoreChecker {
         }
         let names = table.columns.indices.map { "c\($0)" } + table.rowRules.indices.map { "r\($0)" }
         let sql = """
-            SELECT * FROM (SELECT rowid AS row_id, \((columns + rows).joined(separator: ", ")) FROM \(table.name))
+            SELECT * FROM (SELECT \(table.key) AS row_id, \((columns + rows).joined(separator: ", ")) FROM \(table.name))
             WHERE coalesce(\((names + ["NULL"]).joined(separator: ", "))) IS NOT NULL
             ORDER BY row_id LIMIT \(Self.listedProblems + 1)
             """
         var problems: [Problem] = []
         for (offset, row) in try Row.fetchAll(db, sql: sql).enumerated() {
-            let rowID: Int64 = try row.decode(forColumn: "row_id")
+            let rowID = Self.rowName(try row.decode(DatabaseValue.self, forColumn: "row_id"))
             guard offset < Self.listedProblems else {
                 problems.append(more(in: table.name, after: rowID))
                 break
@@ -54,7 +54,7 @@ extension StoreChecker {
         guard !columns.isEmpty else { return [] }
         let selected = columns.map { "CASE WHEN typeof(\"\($0)\") = 'text' THEN CAST(\"\($0)\" AS BLOB) END" }
         let cursor = try Row.fetchCursor(db, sql: """
-            SELECT rowid, \(selected.joined(separator: ", ")) FROM \(table.name) ORDER BY rowid
+            SELECT \(table.key), \(selected.joined(separator: ", ")) FROM \(table.name) ORDER BY \(table.key)
             """)
         var problems: [Problem] = []
         var listed = 0
@@ -64,7 +64,7 @@ extension StoreChecker {
                     data.flatMap { $0.withUnsafeBytes(Self.textProblem) }
                 }
                 guard let message else { continue }
-                let rowID: Int64 = try row.decode(atIndex: 0)
+                let rowID = Self.rowName(try row.decode(DatabaseValue.self, atIndex: 0))
                 guard listed < Self.listedProblems else { return problems + [more(in: table.name, after: rowID)] }
                 listed += 1
                 problems.append(Problem(check: "value", location: "\(table.name) row \(rowID)",
@@ -87,7 +87,16 @@ extension StoreChecker {
         return hadError ? "is not valid UTF-8" : nil
     }
 
-    private func more(in table: String, after rowID: Int64) -> Problem {
+    /// A row's key as a location names it: its rowid, or the key of a table without one.
+    private static func rowName(_ value: DatabaseValue) -> String {
+        switch value.storage {
+        case .int64(let integer): String(integer)
+        case .string(let text): text
+        default: value.description
+        }
+    }
+
+    private func more(in table: String, after rowID: String) -> Problem {
         Problem(check: "value", location: "\(table) row \(rowID) and after",
                 message: "more rows like these; only the first \(Self.listedProblems) are listed.")
     }

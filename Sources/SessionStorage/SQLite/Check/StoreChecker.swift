@@ -33,6 +33,7 @@ struct StoreChecker {
         problems += try histories()
         problems += try closedEntries()
         problems += try searchIndex()
+        problems += try tabPages()
         return problems
     }
 

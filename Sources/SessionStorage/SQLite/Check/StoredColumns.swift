@@ -45,6 +45,8 @@ struct StoredTable {
     var name: String
     var columns: [Column]
     var rowRules: [RowRule] = []
+    /// What names a row: its `rowid`, or the key of a `WITHOUT ROWID` table.
+    var key = "rowid"
 
     /// Every table of the schema, with every column.
     static let all: [StoredTable] = {
@@ -140,6 +142,14 @@ struct StoredTable {
                 Column("title", .text(maximumLength: NavigationLimits.maximumTitleLength, nonEmpty: false)),
                 Column("url", url),
             ]),
+            // Each tab's current page (migration 0003), kept by triggers.
+            StoredTable(name: "tab_pages", columns: [
+                Column("tab_id", .identifier),
+                Column("title", .text(maximumLength: NavigationLimits.maximumTitleLength, nonEmpty: false)),
+                Column("url", url),
+                Column("virtual_url", url, optional: true),
+                Column("favicon_url", url, optional: true),
+            ], key: "tab_id"),
         ]
     }()
 

@@ -155,15 +155,15 @@ extension SessionStoreFile {
 }
 
 extension SessionStoreFile {
-    /// `records` less the rows of the search index's tables (`tab_search*`, found
-    /// through the schema when it can be read): derived data, which the new
-    /// store's triggers rebuild from the tabs and histories, and whose FTS5 rows
+    /// `records` less the rows of the derived tables (the search index's `tab_search*`
+    /// and `tab_pages`, found through the schema when it can be read): the new
+    /// store's triggers rebuild them from the tabs and histories, and the FTS5 rows
     /// (an integer and a blob) would otherwise pass for page states.
     fileprivate static func withoutDerivedTables(_ records: [SalvagedRecord], scanner: SQLitePageScanner) -> [SalvagedRecord] {
         var derivedPages: Set<Int> = []
         for row in scanner.schemaRecords() where row.values.count == 5 {
             guard case .text(let type) = row.values[0], type == "table",
-                  case .text(let name) = row.values[1], name.hasPrefix("tab_search"),
+                  case .text(let name) = row.values[1], name.hasPrefix("tab_search") || name == "tab_pages",
                   case .integer(let root) = row.values[3], root > 1
             else { continue }
             derivedPages.formUnion(scanner.leafPages(ofTableRootedAt: Int(root)))

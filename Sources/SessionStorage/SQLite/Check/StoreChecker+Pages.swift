@@ -1,0 +1,46 @@
+import Foundation
+internal import GRDB
+
+extension StoreChecker {
+    /// `tab_pages` (migration 0003) against what it derives from: one row per tab
+    /// that shows a page, holding that page's title, URLs and favicon URL.
+    ///
+    /// The triggers keep it so whoever writes; a row missing, left over or stale
+    /// means a writer ran without them. `recover` rebuilds the table.
+    func tabPages() throws -> [Problem] {
+        guard try db.tableExists("tab_pages") else { return [] }
+        let limit = Self.listedProblems
+        let currentPage = """
+            FROM tabs AS t JOIN navigation_entries AS e
+                ON e.tab_id = t.id AND e.sequence = t.history_start + t.current_entry_index
+            """
+        var problems: [Problem] = []
+        for id in try String.fetchAll(db, sql: """
+            SELECT t.id \(currentPage)
+            WHERE NOT EXISTS (SELECT 1 FROM tab_pages WHERE tab_id = t.id)
+            ORDER BY t.id LIMIT ?
+            """, arguments: [limit]) {
+            problems.append(Problem(check: "pages", location: "tab \(id)", message: "has no row in tab_pages."))
+        }
+        for id in try String.fetchAll(db, sql: """
+            SELECT p.tab_id FROM tab_pages AS p
+            WHERE NOT EXISTS (SELECT 1 \(currentPage) WHERE t.id = p.tab_id)
+            ORDER BY p.tab_id LIMIT ?
+            """, arguments: [limit]) {
+            problems.append(Problem(
+                check: "pages", location: "tab_pages tab \(id)",
+                message: "holds a page for a tab that shows none (or that the store does not have)."))
+        }
+        for id in try String.fetchAll(db, sql: """
+            SELECT p.tab_id FROM tab_pages AS p JOIN tabs AS t ON t.id = p.tab_id
+            JOIN navigation_entries AS e ON e.tab_id = t.id AND e.sequence = t.history_start + t.current_entry_index
+            WHERE p.title IS NOT e.title OR p.url IS NOT e.url OR p.virtual_url IS NOT e.virtual_url
+                OR p.favicon_url IS NOT e.favicon_url
+            ORDER BY p.tab_id LIMIT ?
+            """, arguments: [limit]) {
+            problems.append(Problem(
+                check: "pages", location: "tab \(id)", message: "has a row in tab_pages for a page it no longer shows."))
+        }
+        return problems
+    }
+}
