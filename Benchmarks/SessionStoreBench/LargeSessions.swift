@@ -269,14 +269,19 @@ enum LargeSessions {
         var last: TabStripSnapshot?
         var receivedAt: UInt64 = 0
 
+        /// The active tab's index, found once per update (the wait loops read it every millisecond).
+        var activeIndex: Int?
+
         func configure(with snapshot: TabStripSnapshot) {
             configuredAt = monotonicNanoseconds()
             last = snapshot
+            activeIndex = snapshot.activeIndex
         }
 
         func update(to snapshot: TabStripSnapshot, diff: TabStripDiff) {
-            last = snapshot
             receivedAt = monotonicNanoseconds()
+            last = snapshot
+            activeIndex = snapshot.activeIndex
         }
 
         func tabStripBecameUnavailable(_ reason: Unavailability) {}
@@ -315,13 +320,13 @@ enum LargeSessions {
             var rng = SplitMix64(seed: 17)
             for _ in 0..<rounds {
                 let target = Int.random(in: 0..<count, using: &rng)
-                guard target != consumer.last?.activeIndex else { continue }
+                guard target != consumer.activeIndex else { continue }
                 let committed = Protected<UInt64>(0)
                 Thread.detachNewThread {
                     try? tabs.activate(in: browser, at: target)
                     committed.withLock { $0 = monotonicNanoseconds() }
                 }
-                try drain(seconds: 30) { consumer.last?.activeIndex == target && committed.withLock { $0 } != 0 }
+                try drain(seconds: 30) { consumer.activeIndex == target && committed.withLock { $0 } != 0 }
                 let at = committed.withLock { $0 }
                 result.change.record(nanoseconds: consumer.receivedAt > at ? consumer.receivedAt - at : 0)
                 // A pause longer than the pacing's longest interval: each change starts a burst.
@@ -338,13 +343,13 @@ enum LargeSessions {
             let otherTabs = SQLiteWebStateListRepository(database: other)
             for _ in 0..<max(3, rounds / 4) {
                 let target = Int.random(in: 0..<count, using: &rng)
-                guard target != consumer.last?.activeIndex else { continue }
+                guard target != consumer.activeIndex else { continue }
                 let committed = Protected<UInt64>(0)
                 Thread.detachNewThread {
                     try? otherTabs.activate(in: browser, at: target)
                     committed.withLock { $0 = monotonicNanoseconds() }
                 }
-                try drain(seconds: 30) { consumer.last?.activeIndex == target && committed.withLock { $0 } != 0 }
+                try drain(seconds: 30) { consumer.activeIndex == target && committed.withLock { $0 } != 0 }
                 let at = committed.withLock { $0 }
                 result.externalChange.record(nanoseconds: consumer.receivedAt > at ? consumer.receivedAt - at : 0)
                 let pause = Date().addingTimeInterval(0.45)

@@ -34,7 +34,8 @@ extension SQLiteWebStateListRepository {
     /// - Throws: ``StorageError/unknownBrowser(_:)``, ``StorageError/corrupt(path:reason:)``, and
     ///   ``StorageError`` (`closed`, `sqlite`).
     public func listing(of browser: BrowserID, limit: Int) throws -> TabListing {
-        try database.read { db in
+        let pageJoin = database.lists.pageSource.join
+        return try database.read { db in
             guard let active = try Row.fetchOne(
                 db, sql: "SELECT active_tab_id FROM browsers WHERE id = ? AND closed_entry_id IS NULL",
                 arguments: [browser.uuidString])
@@ -53,8 +54,7 @@ extension SQLiteWebStateListRepository {
             var tabs: [TabListing.Tab] = []
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT t.id, t.is_pinned, t.group_id, t.current_entry_index, e.title, e.url, e.virtual_url, e.favicon_url
-                FROM tabs AS t
-                LEFT JOIN navigation_entries AS e ON e.tab_id = t.id AND e.sequence = t.history_start + t.current_entry_index
+                FROM tabs AS t \(pageJoin)
                 WHERE t.browser_id = ? ORDER BY t.sort_key LIMIT ?
                 """, arguments: [browser.uuidString, max(0, limit)])
             while let row = try rows.next() {
@@ -66,7 +66,7 @@ extension SQLiteWebStateListRepository {
                     && row.decode(String?.self, forColumn: "url") != nil
                 tabs.append(TabListing.Tab(
                     id: id, isPinned: try row.decode(forColumn: "is_pinned"), group: group.flatMap { groups[$0] },
-                    page: hasPage ? try WebStateListRows.page(row) : nil))
+                    page: hasPage ? try WebStateListRows.page(row, at: 4) : nil))
             }
             return TabListing(tabCount: count, activeIndex: activeIndex, tabs: tabs)
         }

@@ -162,6 +162,11 @@ extension Row {
         try decode(StoredDate.self, forColumn: column).date
     }
 
+    /// The time in the column at `index`.
+    func storedDate(atIndex index: Int) throws -> Date {
+        try decode(StoredDate.self, atIndex: index).date
+    }
+
     /// The time in `column`, or `nil` for NULL.
     func storedDateIfPresent(_ column: String) throws -> Date? {
         try decode(StoredDate?.self, forColumn: column)?.date

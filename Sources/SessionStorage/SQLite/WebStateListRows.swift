@@ -32,10 +32,11 @@ enum WebStateListRows {
         _ db: Database, browser: BrowserID, source: PageSource, repairs: RepairLog?
     ) throws -> (stored: StoredWebStateList, pages: [WebStateID: PageSummary]) {
         var pages: [WebStateID: PageSummary] = [:]
-        var stored = try load(db, browser: browser, includingClosed: false, pageSource: source) { id, row in
-            guard try row.decode(Int?.self, forColumn: "current_entry_index") != nil else { return }
+        var stored = try load(db, browser: browser, includingClosed: false, pageSource: source) { id, row, count in
+            if pages.isEmpty { pages.reserveCapacity(count) }
+            guard try row.decode(Int?.self, atIndex: Column.navigationIndex) != nil else { return }
             do {
-                pages[id] = try page(row)
+                pages[id] = try page(row, at: Column.pageStart)
             } catch {
                 let reason = (error as? StoredValueDamage)?.reason ?? "its current page's row cannot be read"
                 repairs?.record([StoreRepair(kind: .pageSkipped, browser: browser, subject: id.uuidString, reason: reason)])
@@ -71,7 +72,7 @@ enum WebStateListRows {
             WHERE t.id = ? AND t.current_entry_index IS NOT NULL
             """), arguments: [tab.uuidString])
         else { return nil }
-        return try page(row)
+        return try page(row, at: 0)
     }
 
     /// The browser's groups, in no particular order.
@@ -91,21 +92,29 @@ enum WebStateListRows {
         }
     }
 
-    /// A current page's columns (`title`, `url`, `virtual_url`, `favicon_url`).
-    static func page(_ row: Row) throws -> PageSummary {
-        guard let url = try row.decode(String?.self, forColumn: "url") else {
+    /// A current page's columns (`title`, `url`, `virtual_url`, `favicon_url`), from column `start` on.
+    static func page(_ row: Row, at start: Int) throws -> PageSummary {
+        guard let url = try row.decode(String?.self, atIndex: start + 1) else {
             throw StoredValueDamage(reason: "its current page is missing")
         }
         return PageSummary(
-            title: try row.decode(forColumn: "title"), url: url,
-            virtualURL: try row.decode(forColumn: "virtual_url"), faviconURL: try row.decode(forColumn: "favicon_url"))
+            title: try row.decode(atIndex: start), url: url,
+            virtualURL: try row.decode(atIndex: start + 2), faviconURL: try row.decode(atIndex: start + 3))
+    }
+
+    /// The columns of a list's read, by position (decoded without looking names up).
+    private enum Column {
+        static let id = 0, sortKey = 1, isPinned = 2, groupID = 3, navigationIndex = 4, createdAt = 5
+        static let lastActiveAt = 6, openerID = 7, openerNavigationIndex = 8
+        /// The page's `title`, `url`, `virtual_url` and `favicon_url` follow, when read.
+        static let pageStart = 9
     }
 
     /// ``load(_:browser:includingClosed:)``, handing each tab's row to `pages` when given
     /// (the row then also holds its current page's columns).
     private static func load(
         _ db: Database, browser: BrowserID, includingClosed: Bool, pageSource: PageSource?,
-        pages: ((WebStateID, Row) throws -> Void)?
+        pages: ((WebStateID, Row, _ tabCount: Int) throws -> Void)?
     ) throws -> StoredWebStateList {
         guard let row = try Row.fetchOne(
             db, sql: "SELECT revision, active_tab_id FROM browsers WHERE id = ? AND (closed_entry_id IS NULL OR ?)",
@@ -116,9 +125,15 @@ enum WebStateListRows {
 
         let groups = try self.groups(db, browser: browser)
 
+        // The count from the order index first: the arrays and tables below are made at their size once.
+        let count = try Int.fetchOne(
+            db.cachedStatement(sql: "SELECT count(*) FROM tabs WHERE browser_id = ?"), arguments: [browser.uuidString]) ?? 0
         var webStates: [WebState] = []
         var groupIDs: [TabGroupID?] = []
         var keys: [WebStateID: Int64] = [:]
+        webStates.reserveCapacity(count)
+        groupIDs.reserveCapacity(count)
+        keys.reserveCapacity(count)
         var pinnedCount = 0
         var activeIndex: Int?
         // With pages, each tab's current entry joins in the same pass.
@@ -133,14 +148,14 @@ enum WebStateListRows {
             ORDER BY t.sort_key
             """, arguments: [browser.uuidString])
         while let row = try rows.next() {
-            let id = try identifier(try row.decode(forColumn: "id"), WebStateID.init(uuidString:))
-            let openerText: String? = try row.decode(forColumn: "opener_tab_id")
+            let id = try identifier(try row.decode(atIndex: Column.id), WebStateID.init(uuidString:))
+            let openerText: String? = try row.decode(atIndex: Column.openerID)
             let opener = try openerText.map {
                 WebStateOpener(
                     openerID: try identifier($0, WebStateID.init(uuidString:)),
-                    navigationIndex: try row.decode(forColumn: "opener_navigation_index"))
+                    navigationIndex: try row.decode(atIndex: Column.openerNavigationIndex))
             }
-            if try row.decode(forColumn: "is_pinned") as Bool {
+            if try row.decode(atIndex: Column.isPinned) as Bool {
                 // Pinned tabs form a prefix: a pinned tab after an unpinned one breaks the rules.
                 guard pinnedCount == webStates.count else {
                     throw StoredValueDamage(reason: "the tab list of browser \(browser) has a pinned tab after an unpinned one")
@@ -148,13 +163,14 @@ enum WebStateListRows {
                 pinnedCount += 1
             }
             if id.uuidString == activeTabID { activeIndex = webStates.count }
-            keys[id] = try row.decode(forColumn: "sort_key")
+            keys[id] = try row.decode(atIndex: Column.sortKey)
             webStates.append(WebState(
-                id: id, opener: opener, navigationIndex: try row.decode(forColumn: "current_entry_index"),
-                createdAt: try row.storedDate("created_at"), lastActiveAt: try row.storedDate("last_active_at")))
-            let groupText: String? = try row.decode(forColumn: "group_id")
+                id: id, opener: opener, navigationIndex: try row.decode(atIndex: Column.navigationIndex),
+                createdAt: try row.storedDate(atIndex: Column.createdAt),
+                lastActiveAt: try row.storedDate(atIndex: Column.lastActiveAt)))
+            let groupText: String? = try row.decode(atIndex: Column.groupID)
             groupIDs.append(try groupText.map { try identifier($0, TabGroupID.init(uuidString:)) })
-            try pages?(id, row)
+            try pages?(id, row, count)
         }
         do {
             let list = try WebStateList(
@@ -183,7 +199,7 @@ enum WebStateListRows {
             guard let text = try? row.decode(String.self, forColumn: "id"), let id = WebStateID(uuidString: text)
             else { continue }
             do {
-                pages[id] = try page(row)
+                pages[id] = try page(row, at: 1)
             } catch {
                 let reason = (error as? StoredValueDamage)?.reason ?? "its current page's row cannot be read"
                 repairs?.record([StoreRepair(kind: .pageSkipped, browser: browser, subject: text, reason: reason)])
