@@ -318,43 +318,41 @@ enum LargeSessions {
             }
             defer { stop.withLock { $0 = true } }
             var rng = SplitMix64(seed: 17)
-            for _ in 0..<rounds {
-                let target = Int.random(in: 0..<count, using: &rng)
-                guard target != consumer.activeIndex else { continue }
-                let committed = Protected<UInt64>(0)
-                Thread.detachNewThread {
-                    try? tabs.activate(in: browser, at: target)
-                    committed.withLock { $0 = monotonicNanoseconds() }
-                }
-                try drain(seconds: 30) { consumer.activeIndex == target && committed.withLock { $0 } != 0 }
-                let at = committed.withLock { $0 }
-                result.change.record(nanoseconds: consumer.receivedAt > at ? consumer.receivedAt - at : 0)
-                // A pause longer than the pacing's longest interval: each change starts a burst.
-                let pause = Date().addingTimeInterval(0.45)
-                try drain(seconds: 1) { Date() >= pause }
-            }
+            try measureActivations(
+                rounds, through: tabs, of: browser, count: count, consumer: consumer, rng: &rng, into: &result.change)
             for value in lateness.withLock({ $0 }) { result.mainThreadLateness.record(nanoseconds: value) }
-            if ProcessInfo.processInfo.environment["BENCH_DEBUG"] != nil { print("changes:", result.change.nanoseconds.map { $0 / 1_000_000 }) }
 
             // The same change through a second connection of its own (no shared cache): the
             // mediator learns of it from the change monitor's poll, as of another process's commit.
             let other = try SessionDatabase.open(atPath: store, configuration: configuration)
             defer { try? other.close() }
-            let otherTabs = SQLiteWebStateListRepository(database: other)
-            for _ in 0..<max(3, rounds / 4) {
-                let target = Int.random(in: 0..<count, using: &rng)
-                guard target != consumer.activeIndex else { continue }
-                let committed = Protected<UInt64>(0)
-                Thread.detachNewThread {
-                    try? otherTabs.activate(in: browser, at: target)
-                    committed.withLock { $0 = monotonicNanoseconds() }
-                }
-                try drain(seconds: 30) { consumer.activeIndex == target && committed.withLock { $0 } != 0 }
-                let at = committed.withLock { $0 }
-                result.externalChange.record(nanoseconds: consumer.receivedAt > at ? consumer.receivedAt - at : 0)
-                let pause = Date().addingTimeInterval(0.45)
-                try drain(seconds: 1) { Date() >= pause }
+            try measureActivations(
+                max(3, rounds / 4), through: SQLiteWebStateListRepository(database: other), of: browser, count: count,
+                consumer: consumer, rng: &rng, into: &result.externalChange)
+        }
+    }
+
+    /// `rounds` activations of a random tab committed on another thread through `tabs`, each
+    /// timed from its commit's return to the consumer's update.
+    @MainActor
+    private static func measureActivations(
+        _ rounds: Int, through tabs: SQLiteWebStateListRepository, of browser: BrowserID, count: Int,
+        consumer: LatencyConsumer, rng: inout SplitMix64, into samples: inout Samples
+    ) throws {
+        for _ in 0..<rounds {
+            let target = Int.random(in: 0..<count, using: &rng)
+            guard target != consumer.activeIndex else { continue }
+            let committed = Protected<UInt64>(0)
+            Thread.detachNewThread {
+                try? tabs.activate(in: browser, at: target)
+                committed.withLock { $0 = monotonicNanoseconds() }
             }
+            try drain(seconds: 30) { consumer.activeIndex == target && committed.withLock { $0 } != 0 }
+            let at = committed.withLock { $0 }
+            samples.record(nanoseconds: consumer.receivedAt > at ? consumer.receivedAt - at : 0)
+            // A pause longer than the pacing's longest interval: each change starts a burst.
+            let pause = Date().addingTimeInterval(0.45)
+            try drain(seconds: 1) { Date() >= pause }
         }
     }
 

@@ -9,6 +9,22 @@ extension StoreChecker {
     /// means a writer ran without them. `recover` rebuilds the table.
     func tabPages() throws -> [Problem] {
         guard try db.tableExists("tab_pages") else { return [] }
+        return try derivedPageProblems(
+            table: "tab_pages", check: "pages", missing: "has no row in tab_pages.",
+            stray: "holds a page for a tab that shows none (or that the store does not have).",
+            stale: """
+                p.title IS NOT e.title OR p.url IS NOT e.url OR p.virtual_url IS NOT e.virtual_url
+                    OR p.favicon_url IS NOT e.favicon_url
+                """,
+            staleMessage: "has a row in tab_pages for a page it no longer shows.")
+    }
+
+    /// The rows of `table` (`p`, one per tab that shows a page, keyed by `tab_id`)
+    /// against each tab's current entry (`e`): tabs without a row, rows without a
+    /// tab that shows a page, and rows where `stale` holds.
+    func derivedPageProblems(
+        table: String, check: String, missing: String, stray: String, stale: String, staleMessage: String
+    ) throws -> [Problem] {
         let limit = Self.listedProblems
         let currentPage = """
             FROM tabs AS t JOIN navigation_entries AS e
@@ -17,29 +33,25 @@ extension StoreChecker {
         var problems: [Problem] = []
         for id in try String.fetchAll(db, sql: """
             SELECT t.id \(currentPage)
-            WHERE NOT EXISTS (SELECT 1 FROM tab_pages WHERE tab_id = t.id)
+            WHERE NOT EXISTS (SELECT 1 FROM \(table) WHERE tab_id = t.id)
             ORDER BY t.id LIMIT ?
             """, arguments: [limit]) {
-            problems.append(Problem(check: "pages", location: "tab \(id)", message: "has no row in tab_pages."))
+            problems.append(Problem(check: check, location: "tab \(id)", message: missing))
         }
         for id in try String.fetchAll(db, sql: """
-            SELECT p.tab_id FROM tab_pages AS p
+            SELECT p.tab_id FROM \(table) AS p
             WHERE NOT EXISTS (SELECT 1 \(currentPage) WHERE t.id = p.tab_id)
             ORDER BY p.tab_id LIMIT ?
             """, arguments: [limit]) {
-            problems.append(Problem(
-                check: "pages", location: "tab_pages tab \(id)",
-                message: "holds a page for a tab that shows none (or that the store does not have)."))
+            problems.append(Problem(check: check, location: "\(table) tab \(id)", message: stray))
         }
         for id in try String.fetchAll(db, sql: """
-            SELECT p.tab_id FROM tab_pages AS p JOIN tabs AS t ON t.id = p.tab_id
+            SELECT p.tab_id FROM \(table) AS p JOIN tabs AS t ON t.id = p.tab_id
             JOIN navigation_entries AS e ON e.tab_id = t.id AND e.sequence = t.history_start + t.current_entry_index
-            WHERE p.title IS NOT e.title OR p.url IS NOT e.url OR p.virtual_url IS NOT e.virtual_url
-                OR p.favicon_url IS NOT e.favicon_url
+            WHERE \(stale)
             ORDER BY p.tab_id LIMIT ?
             """, arguments: [limit]) {
-            problems.append(Problem(
-                check: "pages", location: "tab \(id)", message: "has a row in tab_pages for a page it no longer shows."))
+            problems.append(Problem(check: check, location: "tab \(id)", message: staleMessage))
         }
         return problems
     }
