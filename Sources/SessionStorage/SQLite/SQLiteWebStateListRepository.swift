@@ -159,18 +159,25 @@ public final class SQLiteWebStateListRepository: WebStateListRepository {
         _ browser: BrowserID, onChange: @escaping @Sendable (Result<WebStateListSnapshot, any Error>) -> Void
     ) -> any StoreObservation {
         let cache = self.cache
-        return SnapshotObserver(
+        // One revision is one state of the list and its pages (every change moves it on, the
+        // triggers of `tab_pages` included): two reads at one revision are the same, uncompared.
+        return SnapshotObserver<RevisionedSnapshot>(
             database: database, tables: ["browsers", "tabs", "tab_groups", "tab_openers", "navigation_entries"],
-            fetch: { db in try Self.snapshot(db, browser: browser, cache: cache) },
-            isSame: { $0.isSameState(as: $1) }, onChange: onChange)
+            fetch: { db in try Self.revisionedSnapshot(db, browser: browser, cache: cache) },
+            isSame: { $0.revision == $1.revision }, onChange: { onChange($0.map(\.snapshot)) })
     }
 
     /// The list (from the cache when it is current) and each tab's current page.
     private static func snapshot(_ db: Database, browser: BrowserID, cache: WebStateListCache) throws -> WebStateListSnapshot {
+        try revisionedSnapshot(db, browser: browser, cache: cache).snapshot
+    }
+
+    private static func revisionedSnapshot(
+        _ db: Database, browser: BrowserID, cache: WebStateListCache
+    ) throws -> RevisionedSnapshot {
         let (stored, pages) = try cache.currentWithPages(db, browser: browser)
-        var snapshot = WebStateListSnapshot(browser: browser, list: stored.list, pages: pages)
-        snapshot.revision = stored.revision
-        return snapshot
+        return RevisionedSnapshot(
+            revision: stored.revision, snapshot: WebStateListSnapshot(browser: browser, list: stored.list, pages: pages))
     }
 
     /// Applies `body` to the browser's list inside the current transaction and
@@ -188,4 +195,12 @@ public final class SQLiteWebStateListRepository: WebStateListRepository {
         try WebStateListRows.write(db, browser: browser, stored: &stored, list: list, change: change)
         return (result, stored)
     }
+}
+
+/// A snapshot with the browser's revision it was read at: equal when the revisions are.
+struct RevisionedSnapshot: Sendable, Equatable {
+    var revision: Int64
+    var snapshot: WebStateListSnapshot
+
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.revision == rhs.revision }
 }
