@@ -38,13 +38,13 @@ final class MediatorLink<Value: Sendable, Shown: Equatable & Sendable, Change: S
     ///
     /// `advance`, when given, makes the next shown value and its change from the
     /// previous value and what it showed, in proportion to what changed (`nil`
-    /// when it cannot); an empty change is not pushed.
+    /// when it cannot); a `nil` change (nothing shows differently) is not pushed.
     init(
         consumer: Consumer,
         observe: (@escaping @Sendable (Result<Value, any Error>) -> Void) -> any StoreObservation,
         present: @escaping @Sendable (Value) -> Shown,
         change: @escaping @Sendable (_ previous: Shown, _ current: Shown) -> Change,
-        advance: (@Sendable (_ previous: Value, _ shown: Shown, _ value: Value) -> (Shown, Change, isEmpty: Bool)?)? = nil,
+        advance: (@Sendable (_ previous: Value, _ shown: Shown, _ value: Value) -> (shown: Shown, change: Change?)?)? = nil,
         pushes: Pushes
     ) {
         consumerObject = consumer as AnyObject
@@ -56,9 +56,9 @@ final class MediatorLink<Value: Sendable, Shown: Equatable & Sendable, Change: S
                 switch result {
                 case .success(let value):
                     let previous = last.withLock { $0 }
-                    if let previous, let advance, let (current, step, isEmpty) = advance(previous.value, previous.shown, value) {
+                    if let previous, let advance, let (current, step) = advance(previous.value, previous.shown, value) {
                         last.withLock { $0 = (value, current) }
-                        return isEmpty ? nil : .update(current, step)
+                        return step.map { .update(current, $0) }
                     }
                     let current = present(value)
                     last.withLock { $0 = (value, current) }

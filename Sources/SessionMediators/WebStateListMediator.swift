@@ -50,7 +50,9 @@ public final class WebStateListMediator {
             present: { TabStripSnapshot($0) },
             change: { TabStripDiff.between($0.items, $1.items) },
             advance: { previous, shown, value in
-                TabStripSnapshot.advancing(from: previous, shown: shown, to: value).map { ($0.strip, $0.diff, $0.diff.isEmpty) }
+                TabStripSnapshot.advancing(from: previous, shown: shown, to: value).map {
+                    ($0.strip, $0.diff.isEmpty ? nil : $0.diff)
+                }
             },
             pushes: .init(
                 configure: { $0.configure(with: $1) },

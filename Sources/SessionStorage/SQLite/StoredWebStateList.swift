@@ -44,13 +44,10 @@ struct StoredWebStateList: Sendable {
         pageChanges = [:]
     }
 
-    /// The pages at ``revision`` with every recorded change folded in (`nil` when not kept).
-    mutating func foldedPages() -> [WebStateID: PageSummary]? {
+    /// The pages at ``revision``: the kept ones with every recorded change folded in (`nil` when not kept).
+    var currentPages: [WebStateID: PageSummary]? {
         guard var folded = pages else { return nil }
-        guard !pageChanges.isEmpty else { return folded }
         for (tab, page) in pageChanges { folded[tab] = page }
-        pages = folded
-        pageChanges = [:]
         return folded
     }
 

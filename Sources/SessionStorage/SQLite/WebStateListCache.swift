@@ -59,19 +59,16 @@ final class WebStateListCache: Sendable {
     ) throws -> (stored: StoredWebStateList, pages: [WebStateID: PageSummary]) {
         let revision = try self.revision(db, browser: browser)
         if var cached = entryAfterWriter(browser), cached.revision == revision {
-            if pageSource == .table, !cached.pageChanges.isEmpty || cached.pages == nil {
-                defer { putBack(cached, for: browser) }
-                if let pages = cached.foldedPages() { return (cached, pages) }
-                let pages = try WebStateListRows.pages(db, browser: browser, source: pageSource, repairs: repairLog)
-                cached.pages = pages
-                return (cached, pages)
-            }
-            if let pages = cached.pages { return (cached, pages) }
-            return (cached, try WebStateListRows.pages(db, browser: browser, source: pageSource, repairs: repairLog))
+            if let pages = cached.pages, cached.pageChanges.isEmpty { return (cached, pages) }
+            let pages = try cached.currentPages
+                ?? WebStateListRows.pages(db, browser: browser, source: pageSource, repairs: repairLog)
+            keep(pages, in: &cached)
+            putBack(cached, for: browser)
+            return (cached, pages)
         }
         do {
             var loaded = try WebStateListRows.loadWithPages(db, browser: browser, source: pageSource, repairs: repairLog)
-            if pageSource != .table { loaded.stored.forgetPages() }
+            keep(loaded.pages, in: &loaded.stored)
             putBack(loaded.stored, for: browser)
             return loaded
         } catch where Self.isDamage(error) {
@@ -100,6 +97,14 @@ final class WebStateListCache: Sendable {
         taken.withLock { $0.removeAll() }
         handedBack.broadcast()
         handedBack.unlock()
+    }
+
+    /// Keeps `pages` with the list, where the pages can be kept (`tab_pages`, whose triggers move
+    /// the revision on with every page change): pages read through the history are never kept.
+    private func keep(_ pages: [WebStateID: PageSummary], in stored: inout StoredWebStateList) {
+        guard pageSource == .table else { return }
+        stored.pages = pages
+        stored.pageChanges = [:]
     }
 
     /// Caches what a reader read or folded, unless a writer cached a newer list meanwhile

@@ -27,23 +27,31 @@ enum WebStateListRows {
     /// Reads the browser's whole list and each tab's current page in one pass
     /// over its tabs (a snapshot read anew: the first of a large browser).
     ///
-    /// A page whose row cannot be read is left out and recorded in `repairs`, as in ``pages(_:browser:repairs:)``.
+    /// A page whose row cannot be read is left out and recorded in `repairs`, as in ``pages(_:browser:source:repairs:)``.
     static func loadWithPages(
         _ db: Database, browser: BrowserID, source: PageSource, repairs: RepairLog?
     ) throws -> (stored: StoredWebStateList, pages: [WebStateID: PageSummary]) {
         var pages: [WebStateID: PageSummary] = [:]
-        var stored = try load(db, browser: browser, includingClosed: false, pageSource: source) { id, row, count in
+        let stored = try load(db, browser: browser, includingClosed: false, pageSource: source) { id, row, count in
             if pages.isEmpty { pages.reserveCapacity(count) }
             guard try row.decode(Int?.self, atIndex: Column.navigationIndex) != nil else { return }
-            do {
-                pages[id] = try page(row, at: Column.pageStart)
-            } catch {
-                let reason = (error as? StoredValueDamage)?.reason ?? "its current page's row cannot be read"
-                repairs?.record([StoreRepair(kind: .pageSkipped, browser: browser, subject: id.uuidString, reason: reason)])
-            }
+            pages[id] = readablePage(row, at: Column.pageStart, of: id.uuidString, in: browser, repairs: repairs)
         }
-        stored.pages = pages
         return (stored, pages)
+    }
+
+    /// The page in `row` from column `start` on; `nil`, recorded in `repairs`, when it cannot be read
+    /// (the tab then shows no page: one damaged entry never hides the window).
+    private static func readablePage(
+        _ row: Row, at start: Int, of tab: String, in browser: BrowserID, repairs: RepairLog?
+    ) -> PageSummary? {
+        do {
+            return try page(row, at: start)
+        } catch {
+            let reason = (error as? StoredValueDamage)?.reason ?? "its current page's row cannot be read"
+            repairs?.record([StoreRepair(kind: .pageSkipped, browser: browser, subject: tab, reason: reason)])
+            return nil
+        }
     }
 
     /// Where a tab's current page is read from.
@@ -198,12 +206,7 @@ enum WebStateListRows {
         while let row = try rows.next() {
             guard let text = try? row.decode(String.self, forColumn: "id"), let id = WebStateID(uuidString: text)
             else { continue }
-            do {
-                pages[id] = try page(row, at: 1)
-            } catch {
-                let reason = (error as? StoredValueDamage)?.reason ?? "its current page's row cannot be read"
-                repairs?.record([StoreRepair(kind: .pageSkipped, browser: browser, subject: text, reason: reason)])
-            }
+            pages[id] = readablePage(row, at: 1, of: text, in: browser, repairs: repairs)
         }
         return pages
     }
