@@ -9,6 +9,9 @@ import PackageDescription
 /// - `SessionStore`: the one import for apps, re-exporting the four layers above.
 /// - `SessionInterop`: reads Firefox's and Chromium's session files, writes
 ///   the tab list as text and as a bookmarks file (needs liblz4-dev).
+/// - `SessionSync`: end-to-end encrypted sync of the tabs with the user's other
+///   devices, through `sessionstore-sync-server` (the `Server/` package, which
+///   an app never resolves). Apps that do not sync never link it (swift-crypto).
 /// - `SessionStoreCommand`: the `sessionstore` command-line tool.
 ///
 /// The library product `SessionStore` builds on Apple platforms and Linux; it
@@ -19,12 +22,15 @@ let package = Package(
     products: [
         .library(name: "SessionStore", targets: ["SessionStore"]),
         .library(name: "SessionInterop", targets: ["SessionInterop"]),
+        .library(name: "SessionSync", targets: ["SessionSync"]),
         .executable(name: "sessionstore", targets: ["sessionstore"]),
         .executable(name: "sessionstore-bench", targets: ["sessionstore-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // 4.x, not 3.x: jwt-kit 5, which the sync server uses, needs it.
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         .target(name: "SessionModel"),
@@ -43,6 +49,13 @@ let package = Package(
         .systemLibrary(name: "CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"]), .brew(["lz4"])]),
         .target(name: "SessionInterop", dependencies: ["SessionModel", "SessionStorage", "CLZ4"]),
         .target(
+            name: "SessionSync",
+            dependencies: [
+                "SessionModel", "SessionStorage", "SessionConsumers",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .target(
             name: "SessionStoreCommand",
             dependencies: [
                 "SessionModel",
@@ -50,6 +63,7 @@ let package = Package(
                 "SessionInterop",
                 "SessionConsumers",
                 "SessionMediators",
+                "SessionSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -98,6 +112,13 @@ let package = Package(
             name: "SessionInteropTests",
             dependencies: ["SessionInterop", "SessionStorage", "SessionModel", "SessionTestSupport"],
             resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "SessionSyncTests",
+            dependencies: [
+                "SessionSync", "SessionStorage", "SessionModel", "SessionTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "SessionStoreCommandTests",

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SessionModel
 import SessionStorage
+import SessionSync
 
 /// The `sessionstore` command: inspects, checks and migrates a session store file.
 public struct SessionStore: ParsableCommand {
@@ -27,6 +28,7 @@ public struct SessionStore: ParsableCommand {
         subcommands: [
             Migrate.self, Status.self, Check.self, Ls.self, Show.self, Closed.self, Restore.self, Prune.self,
             Search.self, Export.self, Import.self, Demo.self, Watch.self, Snapshots.self, Snapshot.self, RestoreSnapshot.self, Recover.self,
+            Pair.self, Sync.self, Devices.self, Remote.self,
         ]
     )
 
@@ -48,6 +50,8 @@ public struct SessionStore: ParsableCommand {
             ExitStatus.fail(message: failure.message, status: failure.status)
         } catch let error as StorageError {
             ExitStatus.fail(error)
+        } catch let error as SyncError {
+            ExitStatus.fail(message: error.errorDescription ?? "\(error)", status: ExitStatus.code(for: error))
         } catch let failure as ImportFailure {
             ExitStatus.fail(message: failure.description, status: ExitStatus.dataError)
         } catch let error as WebStateListError {

@@ -1,0 +1,253 @@
+import Foundation
+internal import GRDB
+
+/// The SQL of sync: the state row, the outbox, records built from the rows, and
+/// the other devices' tables (migration `0004_sync`).
+enum SyncRows {
+    static func state(_ db: Database) throws -> SyncState {
+        guard let row = try Row.fetchOne(db, sql: """
+            SELECT enabled, account_id, device_id, device_name, form_factor, server_url, next_version, cursor,
+                   last_sync_at, last_error, (SELECT count(*) FROM sync_outbox)
+            FROM sync_state WHERE id = 1
+            """)
+        else { throw StorageError.migrationsPending(path: db.description, pending: ["0004_sync"]) }
+        let lastSync: String? = row[8]
+        return SyncState(
+            isEnabled: row[0], accountID: row[1], deviceID: row[2], deviceName: row[3], formFactor: row[4],
+            serverURL: row[5], nextVersion: row[6], cursor: row[7], lastSyncAt: lastSync.flatMap(StoredTime.date),
+            lastError: row[9], pendingCount: row[10])
+    }
+
+    private static let mark = "ON CONFLICT (kind, local_id) DO UPDATE SET generation = generation + 1"
+    private static let now = "strftime('%Y-%m-%d %H:%M:%f', 'now')"
+
+    /// Marks every record this device publishes.
+    static func markEverything(_ db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO sync_outbox (kind, local_id, marked_at) VALUES ('device', 'device', \(now)) \(mark);
+            INSERT INTO sync_outbox (kind, local_id, marked_at)
+            SELECT 'tab', t.id, \(now) FROM tabs AS t JOIN browsers AS b ON b.id = t.browser_id
+            WHERE b.closed_entry_id IS NULL \(mark);
+            INSERT INTO sync_outbox (kind, local_id, marked_at)
+            SELECT 'group', g.id, \(now) FROM tab_groups AS g JOIN browsers AS b ON b.id = g.browser_id
+            WHERE b.closed_entry_id IS NULL \(mark);
+            INSERT INTO sync_outbox (kind, local_id, marked_at)
+            SELECT 'closed', t.id, \(now) FROM tabs AS t LEFT JOIN browsers AS b ON b.id = t.browser_id
+            WHERE t.closed_entry_id IS NOT NULL OR b.closed_entry_id IS NOT NULL \(mark);
+            """)
+    }
+
+    static func forgetRemote(_ db: Database) throws {
+        try db.execute(sql: """
+            DELETE FROM sync_remote_records; DELETE FROM sync_remote_devices; DELETE FROM sync_remote_tabs;
+            DELETE FROM sync_remote_groups; DELETE FROM sync_remote_closed;
+            """)
+    }
+
+    // MARK: - Records built from the rows
+
+    /// What the record of `entry` holds now, or `nil` when it is gone or not published.
+    static func content(_ db: Database, entry: SyncOutboxEntry, state: SyncState) throws -> SyncRecordContent? {
+        switch entry.kind {
+        case .device: return .device(try device(db, state: state))
+        case .tab: return try tab(db, id: entry.localID).map(SyncRecordContent.tab)
+        case .group: return try group(db, id: entry.localID).map(SyncRecordContent.group)
+        case .closed: return try closedTab(db, id: entry.localID).map(SyncRecordContent.closed)
+        }
+    }
+
+    private static func milliseconds(_ text: String?) -> Int64 {
+        guard let text, let date = StoredTime.date(text) else { return 0 }
+        return Int64((date.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    private static func device(_ db: Database, state: SyncState) throws -> SyncedDevice {
+        let windows = try Row.fetchAll(db, sql: """
+            SELECT b.id, b.active_tab_id, b.last_active_at, (SELECT count(*) FROM tabs WHERE browser_id = b.id)
+            FROM browsers AS b WHERE b.closed_entry_id IS NULL ORDER BY b.last_active_at DESC, b.id
+            """).map { row in
+            SyncedWindow(id: row[0], activeTab: row[1], tabs: row[3], lastActive: milliseconds(row[2]))
+        }
+        return SyncedDevice(name: state.deviceName, formFactor: state.formFactor, windows: windows)
+    }
+
+    private static func tab(_ db: Database, id: String) throws -> SyncedTab? {
+        guard let row = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT t.browser_id, t.sort_key, t.is_pinned, t.group_id, t.current_entry_index, t.history_start,
+                       t.last_active_at, o.opener_tab_id
+                FROM tabs AS t JOIN browsers AS b ON b.id = t.browser_id
+                LEFT JOIN tab_openers AS o ON o.tab_id = t.id
+                WHERE t.id = ? AND b.closed_entry_id IS NULL
+                """,
+            arguments: [id])
+        else { return nil }
+        guard let (current, navigations) = try SyncedHistory.window(
+            db, tabID: id, historyStart: row[5], currentIndex: row[4])
+        else { return nil }
+        return SyncedTab(
+            id: id, window: row[0], sortKey: row[1], pinned: row[2], group: row[3], opener: row[7],
+            lastActive: milliseconds(row[6]), current: current, navigations: navigations)
+    }
+
+    private static func group(_ db: Database, id: String) throws -> SyncedGroup? {
+        guard let row = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT g.browser_id, g.title, g.color, g.is_collapsed FROM tab_groups AS g
+                JOIN browsers AS b ON b.id = g.browser_id WHERE g.id = ? AND b.closed_entry_id IS NULL
+                """,
+            arguments: [id])
+        else { return nil }
+        return SyncedGroup(id: id, window: row[0], title: row[1], color: row[2], collapsed: row[3])
+    }
+
+    private static func closedTab(_ db: Database, id: String) throws -> SyncedClosedTab? {
+        guard let row = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT coalesce(c.browser_id, t.browser_id), t.current_entry_index, t.history_start,
+                       coalesce(c.closed_at, w.closed_at), c.group_title
+                FROM tabs AS t
+                LEFT JOIN closed_entries AS c ON c.id = t.closed_entry_id
+                LEFT JOIN browsers AS b ON b.id = t.browser_id
+                LEFT JOIN closed_entries AS w ON w.id = b.closed_entry_id
+                WHERE t.id = ? AND (t.closed_entry_id IS NOT NULL OR b.closed_entry_id IS NOT NULL)
+                """,
+            arguments: [id])
+        else { return nil }
+        guard let (current, navigations) = try SyncedHistory.window(
+            db, tabID: id, historyStart: row[2], currentIndex: row[1])
+        else { return nil }
+        return SyncedClosedTab(
+            id: id, window: row[0], closedAt: milliseconds(row[3]), groupTitle: row[4], current: current,
+            navigations: navigations)
+    }
+
+    // MARK: - Other devices
+
+    static func removeRemote(_ db: Database, recordID: String) throws {
+        for table in ["sync_remote_records", "sync_remote_tabs", "sync_remote_groups", "sync_remote_closed"] {
+            try db.execute(sql: "DELETE FROM \(table) WHERE record_id = ?", arguments: [recordID])
+        }
+    }
+
+    static func storeRemote(
+        _ db: Database, record: SyncReceivedRecord, content: SyncRecordContent, payload: String
+    ) throws {
+        let modified = StoredTime.text(record.modifiedAt)
+        try db.execute(
+            sql: """
+                INSERT INTO sync_remote_records (record_id, device_id, kind, version, seq, modified_at, payload)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                record.recordID, record.deviceID, content.kind.rawValue, record.version, record.sequence, modified,
+                payload,
+            ])
+        func time(_ milliseconds: Int64) -> String {
+            StoredTime.text(Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+        }
+        switch content {
+        case .device(let device):
+            try db.execute(
+                sql: """
+                    INSERT INTO sync_remote_devices (device_id, name, form_factor, last_seen_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (device_id) DO UPDATE SET name = excluded.name, form_factor = excluded.form_factor,
+                        last_seen_at = max(last_seen_at, excluded.last_seen_at)
+                    """,
+                arguments: [record.deviceID, device.name, device.formFactor, modified])
+        case .tab(let tab):
+            let page = tab.currentNavigation
+            try db.execute(
+                sql: """
+                    INSERT INTO sync_remote_tabs (record_id, device_id, tab_id, window_id, sort_key, is_pinned,
+                        group_id, title, url, last_active_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    record.recordID, record.deviceID, tab.id, tab.window, tab.sortKey, tab.pinned, tab.group,
+                    page?.title ?? "", page.map { $0.virtualURL ?? $0.url } ?? "", time(tab.lastActive),
+                ])
+        case .group(let group):
+            try db.execute(
+                sql: """
+                    INSERT INTO sync_remote_groups (record_id, device_id, group_id, window_id, title, color, is_collapsed)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    record.recordID, record.deviceID, group.id, group.window, group.title, group.color,
+                    group.collapsed,
+                ])
+        case .closed(let closed):
+            let page = closed.currentNavigation
+            try db.execute(
+                sql: """
+                    INSERT INTO sync_remote_closed (record_id, device_id, tab_id, closed_at, title, url)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    record.recordID, record.deviceID, closed.id, time(closed.closedAt), page?.title ?? "",
+                    page.map { $0.virtualURL ?? $0.url } ?? "",
+                ])
+        }
+    }
+
+    static func remoteDevices(_ db: Database) throws -> [RemoteDevice] {
+        let own = try String.fetchOne(db, sql: "SELECT device_id FROM sync_state WHERE id = 1")
+        var devices = try Row.fetchAll(
+            db, sql: "SELECT device_id, name, form_factor, last_seen_at FROM sync_remote_devices ORDER BY last_seen_at DESC, device_id"
+        ).compactMap { row -> RemoteDevice? in
+            let id: String = row[0]
+            guard id != own else { return nil }
+            let seen: String? = row[3]
+            return RemoteDevice(
+                id: id, name: row[1], formFactor: row[2], lastSeenAt: seen.flatMap(StoredTime.date), windows: [],
+                closedTabs: [])
+        }
+        var index: [String: Int] = [:]
+        for (position, device) in devices.enumerated() { index[device.id] = position }
+        // Windows in the order of their most recent tab; tabs in order within each.
+        var windows: [String: [String: [RemoteTab]]] = [:]
+        var windowActivity: [String: [String: Date]] = [:]
+        let tabs = try Row.fetchCursor(db, sql: """
+            SELECT t.record_id, t.device_id, t.tab_id, t.window_id, t.is_pinned, g.title, t.title, t.url, t.last_active_at
+            FROM sync_remote_tabs AS t
+            LEFT JOIN sync_remote_groups AS g ON g.device_id = t.device_id AND g.group_id = t.group_id
+            ORDER BY t.device_id, t.window_id, t.sort_key
+            """)
+        while let row = try tabs.next() {
+            let device: String = row[1]
+            let window: String = row[3]
+            let active: String = row[8]
+            let date = StoredTime.date(active)
+            windows[device, default: [:]][window, default: []].append(RemoteTab(
+                id: row[0], tabID: row[2], isPinned: row[4], groupTitle: row[5], title: row[6], url: row[7],
+                lastActiveAt: date))
+            if let date, date > windowActivity[device, default: [:]][window] ?? .distantPast {
+                windowActivity[device, default: [:]][window] = date
+            }
+        }
+        for (device, byWindow) in windows {
+            guard let position = index[device] else { continue }
+            devices[position].windows = byWindow.map { RemoteWindow(id: $0.key, tabs: $0.value) }.sorted {
+                let left = windowActivity[device]?[$0.id] ?? .distantPast
+                let right = windowActivity[device]?[$1.id] ?? .distantPast
+                return left != right ? left > right : $0.id < $1.id
+            }
+        }
+        let closed = try Row.fetchAll(db, sql: """
+            SELECT record_id, device_id, tab_id, closed_at, title, url FROM sync_remote_closed
+            ORDER BY closed_at DESC, record_id
+            """)
+        for row in closed {
+            let device: String = row[1]
+            guard let position = index[device] else { continue }
+            let closedAt: String = row[3]
+            devices[position].closedTabs.append(RemoteClosedTab(
+                id: row[0], tabID: row[2], closedAt: StoredTime.date(closedAt), title: row[4], url: row[5]))
+        }
+        return devices
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+internal import GRDB
+
+/// This store's side of sync: its state, its outbox, and the other devices'
+/// records (migration `0004_sync`). It holds no keys and does no networking:
+/// the `SessionSync` library seals what ``pending(limit:)`` returns, uploads it,
+/// and hands what it fetched and opened to ``apply(_:cursor:)``.
+///
+/// While sync is off, the store's triggers write nothing to the outbox.
+///
+/// ## Topics
+/// ### State
+/// - ``state()``
+/// - ``enable(accountID:deviceID:deviceName:formFactor:)``
+/// - ``disable()``
+/// - ``setServerURL(_:)``
+/// - ``recordResult(error:)``
+/// ### Uploading
+/// - ``pending(limit:)``
+/// - ``reserveVersions(_:)``
+/// - ``acknowledge(_:)``
+/// ### Other devices
+/// - ``apply(_:cursor:)``
+/// - ``remoteDevices()``
+/// - ``remoteRecord(_:)``
+public final class SyncStorage: Sendable {
+    private let database: SessionDatabase
+
+    /// Sync over `database`, which must be opened for writing.
+    public init(database: SessionDatabase) {
+        self.database = database
+    }
+
+    /// Where sync stands.
+    public func state() throws -> SyncState {
+        try database.read { db in try SyncRows.state(db) }
+    }
+
+    /// Turns sync on for this device, and marks every record it publishes so
+    /// the next sync uploads them all, in one transaction.
+    ///
+    /// Enabling again with another device id (after a restore brought old rows
+    /// back, say) starts the version counter and cursor afresh and forgets the
+    /// other devices' records, which the next sync fetches again.
+    public func enable(accountID: String, deviceID: String, deviceName: String, formFactor: String) throws {
+        try database.mutate { db in
+            let current = try SyncRows.state(db)
+            let sameDevice = current.deviceID == deviceID && current.accountID == accountID
+            try db.execute(
+                sql: """
+                    UPDATE sync_state SET enabled = 1, account_id = ?, device_id = ?, device_name = ?,
+                        form_factor = ?, last_error = NULL WHERE id = 1
+                    """,
+                arguments: [accountID, deviceID, deviceName, formFactor])
+            if !sameDevice {
+                try db.execute(sql: "UPDATE sync_state SET next_version = 1, cursor = 0, last_sync_at = NULL WHERE id = 1")
+                try SyncRows.forgetRemote(db)
+            }
+            try SyncRows.markEverything(db)
+        }
+    }
+
+    /// Turns sync off: the outbox is emptied and the other devices' records forgotten.
+    public func disable() throws {
+        try database.mutate { db in
+            try db.execute(sql: "UPDATE sync_state SET enabled = 0 WHERE id = 1")
+            try db.execute(sql: "DELETE FROM sync_outbox")
+            try SyncRows.forgetRemote(db)
+            try db.execute(sql: "UPDATE sync_state SET cursor = 0 WHERE id = 1")
+        }
+    }
+
+    /// Remembers the server synced with.
+    public func setServerURL(_ url: String) throws {
+        try database.mutate { db in
+            try db.execute(sql: "UPDATE sync_state SET server_url = ? WHERE id = 1", arguments: [url])
+        }
+    }
+
+    /// Records how a sync ended: `nil` for success (which also sets the last sync time).
+    public func recordResult(error: String?) throws {
+        try database.mutate { db in
+            if let error {
+                try db.execute(sql: "UPDATE sync_state SET last_error = ? WHERE id = 1", arguments: [error])
+            } else {
+                try db.execute(
+                    sql: "UPDATE sync_state SET last_error = NULL, last_sync_at = ? WHERE id = 1",
+                    arguments: [StoredTime.text(Date())])
+            }
+        }
+    }
+
+    /// The first `limit` records of the outbox, each built from the rows as they are now.
+    public func pending(limit: Int) throws -> [SyncPendingRecord] {
+        try database.read { db in
+            let state = try SyncRows.state(db)
+            guard state.isEnabled else { return [] }
+            let entries = try Row.fetchAll(
+                db, sql: "SELECT kind, local_id, generation FROM sync_outbox ORDER BY kind, local_id LIMIT ?",
+                arguments: [limit])
+            return try entries.map { row in
+                let entry = SyncOutboxEntry(
+                    kind: SyncRecordKind(rawValue: row[0]) ?? .tab, localID: row[1], generation: row[2])
+                let content = try SyncRows.content(db, entry: entry, state: state)
+                var expiresAt: Int64?
+                if case .closed(let closed) = content {
+                    expiresAt = closed.closedAt / 1000 + Int64(database.configuration.closedEntryLifetime)
+                }
+                return SyncPendingRecord(entry: entry, content: content, expiresAt: expiresAt)
+            }
+        }
+    }
+
+    /// Takes `count` versions from the device's counter and returns the first,
+    /// never below `floor` (kept outside the file, so that a store brought back
+    /// from a snapshot or a backup does not reuse versions it already sent).
+    ///
+    /// Committed before the upload they are used for, so a version once sent is
+    /// never sent again, whatever happens to the upload.
+    public func reserveVersions(_ count: Int, atLeast floor: Int64 = 1) throws -> Int64 {
+        try database.mutate { db in
+            let next = try Int64.fetchOne(db, sql: "SELECT next_version FROM sync_state WHERE id = 1") ?? 1
+            let first = max(next, floor)
+            try db.execute(
+                sql: "UPDATE sync_state SET next_version = ? WHERE id = 1", arguments: [first + Int64(count)])
+            return first
+        }
+    }
+
+    /// Removes what the server acknowledged from the outbox: each entry still at
+    /// the generation that was sent (one marked again since stays).
+    public func acknowledge(_ entries: [SyncOutboxEntry]) throws {
+        try database.mutate { db in
+            for entry in entries {
+                try db.execute(
+                    sql: "DELETE FROM sync_outbox WHERE kind = ? AND local_id = ? AND generation = ?",
+                    arguments: [entry.kind.rawValue, entry.localID, entry.generation])
+            }
+        }
+    }
+
+    /// Stores other devices' records and the cursor they were read up to, in one
+    /// transaction. This device's own records, and a record no newer than the one
+    /// held (a replayed older version), are skipped.
+    @discardableResult
+    public func apply(_ records: [SyncReceivedRecord], cursor: Int64) throws -> SyncApplyResult {
+        try database.mutate { db in
+            let own = try String.fetchOne(db, sql: "SELECT device_id FROM sync_state WHERE id = 1")
+            var result = SyncApplyResult()
+            for record in records {
+                guard record.deviceID != own else {
+                    result.skipped += 1
+                    continue
+                }
+                let held = try Int64.fetchOne(
+                    db, sql: "SELECT version FROM sync_remote_records WHERE record_id = ?",
+                    arguments: [record.recordID])
+                if let held, held >= record.version {
+                    result.skipped += 1
+                    continue
+                }
+                try SyncRows.removeRemote(db, recordID: record.recordID)
+                if let (content, payload) = record.content {
+                    try SyncRows.storeRemote(db, record: record, content: content, payload: payload)
+                    result.applied += 1
+                } else {
+                    // The tombstone keeps its version, so an older upload replayed later stays out.
+                    try db.execute(
+                        sql: """
+                            INSERT INTO sync_remote_records (record_id, device_id, kind, version, seq, modified_at, payload)
+                            VALUES (?, ?, 'tab', ?, ?, ?, '')
+                            """,
+                        arguments: [
+                            record.recordID, record.deviceID, record.version, record.sequence,
+                            StoredTime.text(record.modifiedAt),
+                        ])
+                    result.removed += 1
+                }
+                try db.execute(
+                    sql: """
+                        INSERT INTO sync_remote_devices (device_id, last_seen_at) VALUES (?, ?)
+                        ON CONFLICT (device_id) DO UPDATE SET last_seen_at = max(last_seen_at, excluded.last_seen_at)
+                        """,
+                    arguments: [record.deviceID, StoredTime.text(record.modifiedAt)])
+            }
+            try db.execute(sql: "UPDATE sync_state SET cursor = max(cursor, ?) WHERE id = 1", arguments: [cursor])
+            return result
+        }
+    }
+
+    /// The other devices with their windows, tabs and recently closed tabs.
+    public func remoteDevices() throws -> [RemoteDevice] {
+        try database.read { db in try SyncRows.remoteDevices(db) }
+    }
+
+    /// The payload of another device's record, as received.
+    public func remoteRecord(_ recordID: String) throws -> SyncRecordContent? {
+        try database.read { db in
+            guard let row = try Row.fetchOne(
+                db, sql: "SELECT kind, payload FROM sync_remote_records WHERE record_id = ? AND payload <> ''",
+                arguments: [recordID]),
+                let kind = SyncRecordKind(rawValue: row[0])
+            else { return nil }
+            let payload: String = row[1]
+            return try SyncRecordContent.decoded(Data(payload.utf8), kind: kind)
+        }
+    }
+}

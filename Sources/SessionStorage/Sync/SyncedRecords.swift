@@ -1,0 +1,262 @@
+import Foundation
+
+/// The kind of a synced record (docs/sync-protocol.md, "Keys").
+public enum SyncRecordKind: String, Sendable, Hashable, CaseIterable, Codable {
+    /// A device: its name, form factor and windows.
+    case device
+    /// An open tab.
+    case tab
+    /// A tab group.
+    case group
+    /// A recently closed tab.
+    case closed
+}
+
+/// The payload version this library writes; a reader keeps the fields it knows of a newer one.
+public let syncPayloadVersion = 1
+
+/// One navigation of a synced tab. Times are milliseconds since 1970 (UTC).
+public struct SyncedNavigation: Sendable, Hashable, Codable {
+    /// The page's URL.
+    public var url: String
+    /// The page's title.
+    public var title: String
+    /// The URL shown to the user, when it differs from ``url``.
+    public var virtualURL: String?
+    /// The page's favicon URL.
+    public var faviconURL: String?
+    /// When the page was visited, in milliseconds since 1970.
+    public var time: Int64
+
+    /// Creates a navigation.
+    public init(url: String, title: String, virtualURL: String? = nil, faviconURL: String? = nil, time: Int64) {
+        self.url = url
+        self.title = title
+        self.virtualURL = virtualURL
+        self.faviconURL = faviconURL
+        self.time = time
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case url, title, time
+        case virtualURL = "virtual_url"
+        case faviconURL = "favicon_url"
+    }
+}
+
+/// One open window of a device record.
+public struct SyncedWindow: Sendable, Hashable, Codable {
+    /// The window's (browser's) id.
+    public var id: String
+    /// Its active tab's id.
+    public var activeTab: String?
+    /// How many tabs it holds.
+    public var tabs: Int
+    /// When it was last active, in milliseconds since 1970.
+    public var lastActive: Int64
+
+    /// Creates a window entry.
+    public init(id: String, activeTab: String?, tabs: Int, lastActive: Int64) {
+        self.id = id
+        self.activeTab = activeTab
+        self.tabs = tabs
+        self.lastActive = lastActive
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, tabs
+        case activeTab = "active_tab"
+        case lastActive = "last_active"
+    }
+}
+
+/// A `device` record: grows with windows, not with tabs.
+public struct SyncedDevice: Sendable, Hashable, Codable {
+    /// The payload version.
+    public var v: Int
+    /// The device's name.
+    public var name: String
+    /// `desktop`, `phone`, `tablet` or `unknown`.
+    public var formFactor: String
+    /// Its open windows.
+    public var windows: [SyncedWindow]
+
+    /// Creates a device record.
+    public init(name: String, formFactor: String, windows: [SyncedWindow], v: Int = syncPayloadVersion) {
+        self.v = v
+        self.name = name
+        self.formFactor = formFactor
+        self.windows = windows
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case v, name, windows
+        case formFactor = "form_factor"
+    }
+}
+
+/// A `tab` record: one open tab with the navigations around its current one.
+public struct SyncedTab: Sendable, Hashable, Codable {
+    /// The payload version.
+    public var v: Int
+    /// The tab's id.
+    public var id: String
+    /// Its window's id.
+    public var window: String
+    /// Its place: a window's tabs in ascending sort key.
+    public var sortKey: Int64
+    /// Whether it is pinned.
+    public var pinned: Bool
+    /// Its group's id.
+    public var group: String?
+    /// The tab that opened it.
+    public var opener: String?
+    /// When it was last active, in milliseconds since 1970.
+    public var lastActive: Int64
+    /// The index of the current page in ``navigations``.
+    public var current: Int?
+    /// At most 12 navigations: from current−6 to current+5.
+    public var navigations: [SyncedNavigation]
+
+    /// Creates a tab record.
+    public init(
+        id: String, window: String, sortKey: Int64, pinned: Bool, group: String?, opener: String?,
+        lastActive: Int64, current: Int?, navigations: [SyncedNavigation], v: Int = syncPayloadVersion
+    ) {
+        self.v = v
+        self.id = id
+        self.window = window
+        self.sortKey = sortKey
+        self.pinned = pinned
+        self.group = group
+        self.opener = opener
+        self.lastActive = lastActive
+        self.current = current
+        self.navigations = navigations
+    }
+
+    /// The page the tab shows.
+    public var currentNavigation: SyncedNavigation? {
+        current.flatMap { navigations.indices.contains($0) ? navigations[$0] : nil }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case v, id, window, pinned, group, opener, current, navigations
+        case sortKey = "sort_key"
+        case lastActive = "last_active"
+    }
+}
+
+/// A `group` record.
+public struct SyncedGroup: Sendable, Hashable, Codable {
+    /// The payload version.
+    public var v: Int
+    /// The group's id.
+    public var id: String
+    /// Its window's id.
+    public var window: String
+    /// Its title (may be empty).
+    public var title: String
+    /// Its colour's name.
+    public var color: String
+    /// Whether it is collapsed.
+    public var collapsed: Bool
+
+    /// Creates a group record.
+    public init(id: String, window: String, title: String, color: String, collapsed: Bool, v: Int = syncPayloadVersion) {
+        self.v = v
+        self.id = id
+        self.window = window
+        self.title = title
+        self.color = color
+        self.collapsed = collapsed
+    }
+}
+
+/// A `closed` record: one recently closed tab (a closed window gives one per tab).
+public struct SyncedClosedTab: Sendable, Hashable, Codable {
+    /// The payload version.
+    public var v: Int
+    /// The tab's id.
+    public var id: String
+    /// The window it was closed from.
+    public var window: String?
+    /// When it was closed, in milliseconds since 1970.
+    public var closedAt: Int64
+    /// The title of the group it was in.
+    public var groupTitle: String?
+    /// The index of the current page in ``navigations``.
+    public var current: Int?
+    /// At most 12 navigations around the current one.
+    public var navigations: [SyncedNavigation]
+
+    /// Creates a closed-tab record.
+    public init(
+        id: String, window: String?, closedAt: Int64, groupTitle: String?, current: Int?,
+        navigations: [SyncedNavigation], v: Int = syncPayloadVersion
+    ) {
+        self.v = v
+        self.id = id
+        self.window = window
+        self.closedAt = closedAt
+        self.groupTitle = groupTitle
+        self.current = current
+        self.navigations = navigations
+    }
+
+    /// The page the tab showed.
+    public var currentNavigation: SyncedNavigation? {
+        current.flatMap { navigations.indices.contains($0) ? navigations[$0] : nil }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case v, id, window, current, navigations
+        case closedAt = "closed_at"
+        case groupTitle = "group_title"
+    }
+}
+
+/// What one synced record holds.
+public enum SyncRecordContent: Sendable, Hashable {
+    /// A device record.
+    case device(SyncedDevice)
+    /// An open tab.
+    case tab(SyncedTab)
+    /// A tab group.
+    case group(SyncedGroup)
+    /// A recently closed tab.
+    case closed(SyncedClosedTab)
+
+    /// The record's kind.
+    public var kind: SyncRecordKind {
+        switch self {
+        case .device: .device
+        case .tab: .tab
+        case .group: .group
+        case .closed: .closed
+        }
+    }
+
+    /// The payload's JSON (keys sorted, so the same content gives the same bytes).
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        switch self {
+        case .device(let value): return try encoder.encode(value)
+        case .tab(let value): return try encoder.encode(value)
+        case .group(let value): return try encoder.encode(value)
+        case .closed(let value): return try encoder.encode(value)
+        }
+    }
+
+    /// Reads a payload of `kind`; fields it does not know are ignored.
+    public static func decoded(_ data: Data, kind: SyncRecordKind) throws -> SyncRecordContent {
+        let decoder = JSONDecoder()
+        switch kind {
+        case .device: return .device(try decoder.decode(SyncedDevice.self, from: data))
+        case .tab: return .tab(try decoder.decode(SyncedTab.self, from: data))
+        case .group: return .group(try decoder.decode(SyncedGroup.self, from: data))
+        case .closed: return .closed(try decoder.decode(SyncedClosedTab.self, from: data))
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import SessionStorage
+import SessionSync
+
+extension SessionStore {
+    /// `sessionstore pair`: makes this store a device of a sync account.
+    struct Pair: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make the store a device of a sync account: a new account, or one whose seed another device shows.",
+            discussion: """
+                With no --seed, makes a new account and prints its seed: give it to `pair --seed` \
+                on another device to join it. The seed and this device's key go to the key file \
+                (mode 0600), never into the store. Nothing is sent until `sessionstore sync`.
+                """)
+
+        @OptionGroup var options: StoreOptions
+        @OptionGroup var keyOptions: SyncKeyOptions
+
+        @Option(help: ArgumentHelp("Join the account of this seed (base64, as `pair` printed it).", valueName: "seed"))
+        var seed: String?
+
+        @Option(help: ArgumentHelp("This device's name, as other devices show it (default: the host's name).", valueName: "name"))
+        var name: String?
+
+        @Option(name: .customLong("form-factor"), help: "desktop, phone, tablet or unknown.")
+        var formFactor = "desktop"
+
+        @Flag(name: .customLong("show-seed"), help: "Print the seed of the account the store is paired with.")
+        var showSeed = false
+
+        func validate() throws {
+            guard ["desktop", "phone", "tablet", "unknown"].contains(formFactor) else {
+                throw ValidationError("--form-factor must be desktop, phone, tablet or unknown.")
+            }
+            if showSeed, seed != nil { throw ValidationError("--show-seed and --seed do not go together.") }
+        }
+
+        func run() throws {
+            let keyFile = keyOptions.keyFile(storePath: options.path)
+            if let existing = try keyFile.load() {
+                if showSeed {
+                    print(existing.seed.text)
+                    return
+                }
+                if let seed, try SyncSeed(text: seed) != existing.seed {
+                    throw InputFailure(
+                        message: "\(keyFile.path) already holds the keys of account \(existing.account.accountID); "
+                            + "remove it to pair the store with another account.",
+                        status: ExitStatus.usage)
+                }
+                print("already paired: account \(existing.account.accountID), device \(existing.device.deviceID)")
+                return
+            }
+            if showSeed {
+                throw SyncError.notPaired(path: options.path)
+            }
+            let joining = try seed.map(SyncSeed.init(text:))
+            let credentials = SyncCredentials(seed: joining ?? .generate(), device: .generate())
+            let database = try options.openForWriting(create: true)
+            defer { try? database.close() }
+            try keyFile.save(credentials)
+            try SyncStorage(database: database).enable(
+                accountID: credentials.account.accountID, deviceID: credentials.device.deviceID,
+                deviceName: name ?? ProcessInfo.processInfo.hostName, formFactor: formFactor)
+            print("account: \(credentials.account.accountID)")
+            print("device:  \(credentials.device.deviceID)")
+            print("keys:    \(keyFile.path)")
+            if joining == nil {
+                print("seed:    \(credentials.seed.text)")
+                print("Pair another device with: sessionstore pair --seed \(credentials.seed.text)")
+            }
+        }
+    }
+}

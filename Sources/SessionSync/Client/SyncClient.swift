@@ -1,0 +1,258 @@
+import Foundation
+import SessionStorage
+
+/// Syncs one store with its account's other devices through a sync server.
+///
+/// ``sync()`` uploads what the outbox holds and fetches what other devices
+/// uploaded, at once. ``run()`` keeps doing so until its task is cancelled: it
+/// uploads a second (``Configuration/debounce``) after a change is committed
+/// and waits on the server for other devices' changes (a long poll).
+///
+/// Every record is sealed before it leaves (docs/sync-protocol.md); the server
+/// sees sizes, ids and times only.
+///
+/// ## Topics
+/// - ``init(storage:keyStore:serverURL:transport:configuration:)``
+/// - ``sync()``
+/// - ``run()``
+/// - ``status``
+/// - ``Configuration``
+public actor SyncClient {
+    /// How the client paces itself.
+    public struct Configuration: Sendable, Hashable {
+        /// How long after a local change the upload starts.
+        public var debounce: Duration = .seconds(1)
+        /// How long one long poll waits on the server, in seconds.
+        public var longPollSeconds = 25
+        /// How often ``run()`` looks for local changes.
+        public var outboxPollInterval: Duration = .milliseconds(100)
+        /// Records per upload.
+        public var batchRecords = 1000
+        /// Bytes of sealed records per upload.
+        public var batchBytes = 4 * 1024 * 1024 - 64 * 1024
+        /// How far past a version in use the version floor kept with the keys is raised.
+        public var versionBlock: Int64 = 10_000
+
+        /// The default configuration.
+        public init() {}
+    }
+
+    private let storage: SyncStorage
+    private let keyStore: any SyncKeyStore
+    private var credentials: SyncCredentials
+    private let sealer: RecordSealer
+    private let server: SyncServerConnection
+    private let configuration: Configuration
+    /// The last status.
+    public private(set) var status = SyncStatus()
+
+    /// A client for the store behind `storage`, with the credentials `keyStore` keeps.
+    ///
+    /// Turns sync on in the store when it is off or names another device (a store
+    /// brought back from a backup, say); the next sync then uploads everything.
+    ///
+    /// - Throws: ``SyncError/notPaired(path:)`` when `keyStore` holds no credentials.
+    public init(
+        storage: SyncStorage, keyStore: any SyncKeyStore, serverURL: URL,
+        transport: any SyncTransport = URLSessionSyncTransport(), configuration: Configuration = Configuration(),
+        deviceName: String? = nil
+    ) throws {
+        guard let credentials = try keyStore.load() else {
+            throw SyncError.notPaired(path: (keyStore as? SyncKeyFile)?.path ?? "the key store")
+        }
+        let state = try storage.state()
+        if !state.isEnabled || state.deviceID != credentials.device.deviceID
+            || state.accountID != credentials.account.accountID
+        {
+            try storage.enable(
+                accountID: credentials.account.accountID, deviceID: credentials.device.deviceID,
+                deviceName: deviceName ?? state.deviceName, formFactor: state.formFactor)
+        }
+        try storage.setServerURL(serverURL.absoluteString)
+        self.storage = storage
+        self.keyStore = keyStore
+        self.credentials = credentials
+        self.sealer = RecordSealer(account: credentials.account)
+        self.server = SyncServerConnection(baseURL: serverURL, transport: transport, credentials: credentials)
+        self.configuration = configuration
+    }
+
+    /// Uploads everything pending, then fetches everything new.
+    @discardableResult
+    public func sync() async throws -> SyncReport {
+        try await syncing { report in
+            try await self.upload(into: &report)
+            try await self.fetch(wait: 0, into: &report)
+        }
+    }
+
+    /// Syncs until the task is cancelled: uploads a debounce after each local
+    /// change, and long-polls the server for other devices' changes. Errors are
+    /// kept in ``status`` and retried with a growing pause.
+    public func run() async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.uploadLoop() }
+            group.addTask { await self.fetchLoop() }
+        }
+    }
+
+    // MARK: - Loops
+
+    private func uploadLoop() async {
+        var failures = 0
+        while !Task.isCancelled {
+            do {
+                try await Task.sleep(for: configuration.outboxPollInterval)
+                guard try storage.state().pendingCount > 0 else { continue }
+                try await Task.sleep(for: configuration.debounce)
+                try await syncing { report in try await self.upload(into: &report) }
+                failures = 0
+            } catch is CancellationError {
+                return
+            } catch {
+                failures += 1
+                try? await Task.sleep(for: Self.pause(after: failures))
+            }
+        }
+    }
+
+    private func fetchLoop() async {
+        var failures = 0
+        while !Task.isCancelled {
+            do {
+                try await syncing { report in
+                    try await self.fetch(wait: self.configuration.longPollSeconds, into: &report)
+                }
+                failures = 0
+            } catch is CancellationError {
+                return
+            } catch {
+                failures += 1
+                try? await Task.sleep(for: Self.pause(after: failures))
+            }
+        }
+    }
+
+    static func pause(after failures: Int) -> Duration {
+        .milliseconds(min(30_000, 250 << min(failures, 7)))
+    }
+
+    @discardableResult
+    private func syncing(_ body: (inout SyncReport) async throws -> Void) async throws -> SyncReport {
+        status.isSyncing = true
+        var report = SyncReport()
+        do {
+            try await body(&report)
+            try storage.recordResult(error: nil)
+            let state = try storage.state()
+            status = SyncStatus(lastSyncAt: state.lastSyncAt, pendingCount: state.pendingCount)
+            return report
+        } catch {
+            let failure = (error as? SyncError) ?? SyncError.unreachable(error.localizedDescription)
+            if !(error is CancellationError) { try? storage.recordResult(error: failure.errorDescription) }
+            status.lastError = failure
+            status.isSyncing = false
+            status.pendingCount = (try? storage.state().pendingCount) ?? status.pendingCount
+            throw error
+        }
+    }
+
+    // MARK: - Upload
+
+    private func upload(into report: inout SyncReport) async throws {
+        var rounds = 0
+        while rounds < 10_000 {
+            rounds += 1
+            let pending = try storage.pending(limit: configuration.batchRecords)
+            guard !pending.isEmpty else { return }
+            let first = try reserveVersions(pending.count)
+            let deviceID = credentials.device.deviceID
+            var batch: [(SyncAPI.UploadRecord, SyncOutboxEntry)] = []
+            var batchBytes = 0
+            for (offset, record) in pending.enumerated() {
+                let version = first + Int64(offset)
+                let localID = record.entry.kind == .device ? deviceID : record.entry.localID
+                let upload: SyncAPI.UploadRecord
+                if let content = record.content {
+                    let (recordID, sealed) = try sealer.seal(content, localID: localID, deviceID: deviceID, version: version)
+                    upload = SyncAPI.UploadRecord(
+                        id: recordID, version: version, tombstone: false, expiresAt: record.expiresAt,
+                        sealed: sealed.base64EncodedString())
+                    report.uploadedBytes += sealed.count
+                } else {
+                    upload = SyncAPI.UploadRecord(
+                        id: sealer.account.recordID(kind: record.entry.kind, localID: localID), version: version,
+                        tombstone: true, expiresAt: nil, sealed: nil)
+                }
+                let size = (upload.sealed?.utf8.count ?? 0) + 128
+                if !batch.isEmpty, batchBytes + size > configuration.batchBytes {
+                    try await send(batch)
+                    report.uploaded += batch.count
+                    batch = []
+                    batchBytes = 0
+                }
+                batch.append((upload, record.entry))
+                batchBytes += size
+            }
+            if !batch.isEmpty {
+                try await send(batch)
+                report.uploaded += batch.count
+            }
+        }
+    }
+
+    private func send(_ batch: [(SyncAPI.UploadRecord, SyncOutboxEntry)]) async throws {
+        _ = try await server.upload(batch.map(\.0), idempotencyKey: UUID().uuidString.lowercased())
+        try storage.acknowledge(batch.map(\.1))
+    }
+
+    /// Takes versions from the store's counter, never below the floor kept with
+    /// the keys, and raises that floor first when they reach it.
+    private func reserveVersions(_ count: Int) throws -> Int64 {
+        let first = try storage.reserveVersions(count, atLeast: credentials.versionFloor)
+        let end = first + Int64(count)
+        if end > credentials.versionFloor {
+            credentials.versionFloor = end + configuration.versionBlock
+            try keyStore.save(credentials)
+        }
+        return first
+    }
+
+    // MARK: - Fetch
+
+    private func fetch(wait: Int, into report: inout SyncReport) async throws {
+        var cursor = try storage.state().cursor
+        var waiting = wait
+        let own = credentials.device.deviceID
+        while true {
+            let changes = try await server.changes(after: cursor, wait: waiting)
+            waiting = 0
+            var received: [SyncReceivedRecord] = []
+            for change in changes.records where change.deviceID != own {
+                let modified = Date(timeIntervalSince1970: Double(change.modifiedAt))
+                if change.tombstone {
+                    received.append(SyncReceivedRecord(
+                        recordID: change.id, deviceID: change.deviceID, sequence: change.seq, version: change.version,
+                        modifiedAt: modified, content: nil))
+                    continue
+                }
+                guard let text = change.sealed, let sealed = Data(base64Encoded: text),
+                      let opened = sealer.open(sealed, recordID: change.id, deviceID: change.deviceID, version: change.version)
+                else {
+                    report.rejected.append(change.id)
+                    continue
+                }
+                received.append(SyncReceivedRecord(
+                    recordID: change.id, deviceID: change.deviceID, sequence: change.seq, version: change.version,
+                    modifiedAt: modified, content: (opened.content, opened.payload)))
+            }
+            let applied = try storage.apply(received, cursor: changes.cursor)
+            report.applied += applied.applied
+            report.removed += applied.removed
+            report.skipped += applied.skipped + changes.records.count(where: { $0.deviceID == own })
+            report.cursor = changes.cursor
+            cursor = changes.cursor
+            if !changes.more { return }
+        }
+    }
+}

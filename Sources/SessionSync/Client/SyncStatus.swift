@@ -1,0 +1,42 @@
+import Foundation
+
+/// Where a device's sync stands, as values an app can show.
+public struct SyncStatus: Sendable, Hashable {
+    /// When a sync last completed.
+    public var lastSyncAt: Date?
+    /// Records waiting to be uploaded.
+    public var pendingCount: Int
+    /// What the last sync failed with; `nil` after a success.
+    public var lastError: SyncError?
+    /// Whether a sync is running now.
+    public var isSyncing: Bool
+
+    /// Creates a status.
+    public init(lastSyncAt: Date? = nil, pendingCount: Int = 0, lastError: SyncError? = nil, isSyncing: Bool = false) {
+        self.lastSyncAt = lastSyncAt
+        self.pendingCount = pendingCount
+        self.lastError = lastError
+        self.isSyncing = isSyncing
+    }
+}
+
+/// What one sync did.
+public struct SyncReport: Sendable, Hashable {
+    /// Records uploaded (tombstones included).
+    public var uploaded = 0
+    /// Bytes of sealed records uploaded.
+    public var uploadedBytes = 0
+    /// Other devices' records stored or replaced.
+    public var applied = 0
+    /// Other devices' records removed by tombstones.
+    public var removed = 0
+    /// Records skipped: this device's own, or no newer than the one held.
+    public var skipped = 0
+    /// Records that did not open (tampered, or sealed with other keys): skipped, nothing stored.
+    public var rejected: [String] = []
+    /// The server's cursor read up to.
+    public var cursor: Int64 = 0
+
+    /// An empty report.
+    public init() {}
+}

@@ -1,0 +1,126 @@
+import Foundation
+
+/// The bodies of the server's API, version 1 (docs/sync-protocol.md, "HTTP API").
+enum SyncAPI {
+    struct Info: Codable {
+        var version: Int
+        var maxRecordBytes: Int
+        var maxBatchRecords: Int
+        var maxBatchBytes: Int
+        var maxWaitSeconds: Int
+        var tokenLifetimeSeconds: Int
+
+        enum CodingKeys: String, CodingKey {
+            case version
+            case maxRecordBytes = "max_record_bytes"
+            case maxBatchRecords = "max_batch_records"
+            case maxBatchBytes = "max_batch_bytes"
+            case maxWaitSeconds = "max_wait_seconds"
+            case tokenLifetimeSeconds = "token_lifetime_seconds"
+        }
+    }
+
+    struct Registration: Codable {
+        var accountID: String
+        var accountKey: String
+        var deviceID: String
+        var deviceKey: String
+        var signature: String
+
+        enum CodingKeys: String, CodingKey {
+            case signature
+            case accountID = "account_id"
+            case accountKey = "account_key"
+            case deviceID = "device_id"
+            case deviceKey = "device_key"
+        }
+    }
+
+    struct TokenRequest: Codable {
+        var accountID: String
+        var deviceID: String
+        var issuedAt: Int64
+        var signature: String
+
+        enum CodingKeys: String, CodingKey {
+            case signature
+            case accountID = "account_id"
+            case deviceID = "device_id"
+            case issuedAt = "issued_at"
+        }
+    }
+
+    struct Token: Codable {
+        var token: String
+        var expiresAt: Int64
+
+        enum CodingKeys: String, CodingKey {
+            case token
+            case expiresAt = "expires_at"
+        }
+    }
+
+    struct UploadRecord: Codable {
+        var id: String
+        var version: Int64
+        var tombstone: Bool
+        var expiresAt: Int64?
+        var sealed: String?
+
+        enum CodingKeys: String, CodingKey {
+            case id, version, tombstone, sealed
+            case expiresAt = "expires_at"
+        }
+    }
+
+    struct Upload: Codable {
+        var records: [UploadRecord]
+    }
+
+    struct Cursor: Codable {
+        var cursor: Int64
+    }
+
+    struct ChangedRecord: Codable {
+        var id: String
+        var deviceID: String
+        var seq: Int64
+        var version: Int64
+        var tombstone: Bool
+        var modifiedAt: Int64
+        var sealed: String?
+
+        enum CodingKeys: String, CodingKey {
+            case id, seq, version, tombstone, sealed
+            case deviceID = "device_id"
+            case modifiedAt = "modified_at"
+        }
+    }
+
+    struct Changes: Codable {
+        var records: [ChangedRecord]
+        var cursor: Int64
+        var more: Bool
+    }
+
+    struct Device: Codable {
+        var deviceID: String
+        var registeredAt: Int64?
+        var lastSeenAt: Int64?
+
+        enum CodingKeys: String, CodingKey {
+            case deviceID = "device_id"
+            case registeredAt = "registered_at"
+            case lastSeenAt = "last_seen_at"
+        }
+    }
+
+    struct Devices: Codable {
+        var devices: [Device]
+    }
+
+    struct Failure: Codable {
+        var error: String
+        var message: String
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+
+/// The server's API as calls: registers the device once, keeps a token, and
+/// turns refusals into ``SyncError``s.
+actor SyncServerConnection {
+    private let baseURL: URL
+    private let transport: any SyncTransport
+    private let credentials: SyncCredentials
+    private var registered = false
+    private var token: SyncAPI.Token?
+
+    init(baseURL: URL, transport: any SyncTransport, credentials: SyncCredentials) {
+        self.baseURL = baseURL
+        self.transport = transport
+        self.credentials = credentials
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    private func url(_ path: String, query: [URLQueryItem] = []) -> URL {
+        var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)!
+        if !query.isEmpty { components.queryItems = query }
+        return components.url!
+    }
+
+    /// The server's limits.
+    func info() async throws -> SyncAPI.Info {
+        try decode(try await checked(transport.send(SyncHTTPRequest(method: "GET", url: url("v1/info")))))
+    }
+
+    /// Registers this device in its account (again is harmless).
+    func register() async throws {
+        guard !registered else { return }
+        let device = credentials.device
+        let signature = try credentials.account.registrationSignature(
+            deviceID: device.deviceID, deviceKey: device.publicKeyText)
+        let body = SyncAPI.Registration(
+            accountID: credentials.account.accountID, accountKey: credentials.account.publicKey.base64EncodedString(),
+            deviceID: device.deviceID, deviceKey: device.publicKeyText, signature: signature.base64EncodedString())
+        _ = try await checked(transport.send(SyncHTTPRequest(
+            method: "POST", url: url("v1/devices"), headers: ["Content-Type": "application/json"],
+            body: try Self.encoder.encode(body))))
+        registered = true
+    }
+
+    private func bearer() async throws -> String {
+        let now = Int64(Date().timeIntervalSince1970)
+        if let token, token.expiresAt > now + 60 { return token.token }
+        try await register()
+        let issuedAt = now
+        let signature = try credentials.device.tokenSignature(accountID: credentials.account.accountID, issuedAt: issuedAt)
+        let body = SyncAPI.TokenRequest(
+            accountID: credentials.account.accountID, deviceID: credentials.device.deviceID, issuedAt: issuedAt,
+            signature: signature.base64EncodedString())
+        let fresh: SyncAPI.Token = try decode(try await checked(transport.send(SyncHTTPRequest(
+            method: "POST", url: url("v1/token"), headers: ["Content-Type": "application/json"],
+            body: try Self.encoder.encode(body)))))
+        token = fresh
+        return fresh.token
+    }
+
+    /// Sends an authorized request; a `401` gets one new token and one retry.
+    private func authorized(_ request: SyncHTTPRequest) async throws -> SyncHTTPResponse {
+        for attempt in 0..<2 {
+            var request = request
+            request.headers["Authorization"] = "Bearer \(try await bearer())"
+            let response = try await transport.send(request)
+            if response.status == 401, attempt == 0 {
+                token = nil
+                continue
+            }
+            return try checked(response)
+        }
+        throw SyncError.server(status: 401, code: "unauthorized", message: "the token was refused twice")
+    }
+
+    /// Uploads records; returns the server's cursor after them.
+    func upload(_ records: [SyncAPI.UploadRecord], idempotencyKey: String) async throws -> Int64 {
+        let body = try Self.encoder.encode(SyncAPI.Upload(records: records))
+        let response = try await authorized(SyncHTTPRequest(
+            method: "POST", url: url("v1/records"),
+            headers: ["Content-Type": "application/json", "Idempotency-Key": idempotencyKey], body: body))
+        let cursor: SyncAPI.Cursor = try decode(response)
+        return cursor.cursor
+    }
+
+    /// Records after `cursor`, waiting up to `wait` seconds for one.
+    func changes(after cursor: Int64, wait: Int) async throws -> SyncAPI.Changes {
+        var query = [URLQueryItem(name: "after", value: String(cursor))]
+        if wait > 0 { query.append(URLQueryItem(name: "wait", value: String(wait))) }
+        let response = try await authorized(SyncHTTPRequest(
+            method: "GET", url: url("v1/changes", query: query), timeout: TimeInterval(wait + 30)))
+        return try decode(response)
+    }
+
+    /// The account's devices as the server knows them.
+    func devices() async throws -> [SyncAPI.Device] {
+        let response = try await authorized(SyncHTTPRequest(method: "GET", url: url("v1/devices")))
+        let devices: SyncAPI.Devices = try decode(response)
+        return devices.devices
+    }
+
+    private func checked(_ response: SyncHTTPResponse) throws -> SyncHTTPResponse {
+        guard (200..<300).contains(response.status) else {
+            let failure = try? JSONDecoder().decode(SyncAPI.Failure.self, from: response.body)
+            let message = failure?.message ?? String(decoding: response.body.prefix(200), as: UTF8.self)
+            switch response.status {
+            case 429: throw SyncError.rateLimited(retryAfter: response.headers["retry-after"].flatMap { Int($0) })
+            case 413: throw SyncError.tooLarge(message)
+            default: throw SyncError.server(status: response.status, code: failure?.error ?? "error", message: message)
+            }
+        }
+        return response
+    }
+
+    private func decode<T: Decodable>(_ response: SyncHTTPResponse) throws -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: response.body)
+        } catch {
+            throw SyncError.malformedResponse("\(T.self): \(error)")
+        }
+    }
+}
