@@ -150,6 +150,85 @@ struct StoredTable {
                 Column("virtual_url", url, optional: true),
                 Column("favicon_url", url, optional: true),
             ], key: "tab_id"),
+        ] + syncTables
+    }()
+
+    /// The tables of sync (migration 0004): this device's state and outbox, and
+    /// the other devices' records as they were received.
+    private static let syncTables: [StoredTable] = {
+        let text = Column.Kind.text(maximumLength: nil, nonEmpty: false)
+        let recordID = Column.Kind.text(maximumLength: 32, nonEmpty: true)
+        let kinds = Column.Kind.choice(["device", "tab", "group", "closed"])
+        let formFactors = Column.Kind.choice(["desktop", "phone", "tablet", "unknown"])
+        let integer = Column.Kind.integer(nil)
+        return [
+            StoredTable(name: "sync_state", columns: [
+                Column("id", .integer(1...1)),
+                Column("enabled", .integer(0...1)),
+                Column("account_id", recordID, optional: true),
+                Column("device_id", .identifier, optional: true),
+                Column("device_name", text),
+                Column("form_factor", formFactors),
+                Column("server_url", text, optional: true),
+                Column("next_version", .integer(1...Int64.max)),
+                Column("cursor", .integer(0...Int64.max)),
+                Column("last_sync_at", .time, optional: true),
+                Column("last_error", text, optional: true),
+            ]),
+            StoredTable(name: "sync_outbox", columns: [
+                Column("kind", kinds),
+                Column("local_id", text),
+                Column("generation", integer),
+                Column("marked_at", .time),
+            ], key: "kind || ' ' || local_id"),
+            StoredTable(name: "sync_remote_records", columns: [
+                Column("record_id", recordID),
+                Column("device_id", text),
+                Column("kind", kinds),
+                Column("version", integer),
+                Column("seq", integer),
+                Column("modified_at", .time),
+                Column("payload", text),
+            ], key: "record_id"),
+            StoredTable(name: "sync_remote_devices", columns: [
+                Column("device_id", text),
+                Column("name", text),
+                Column("form_factor", text),
+                Column("last_seen_at", .time),
+            ], key: "device_id"),
+            StoredTable(name: "sync_remote_tabs", columns: [
+                Column("record_id", recordID),
+                Column("device_id", text),
+                Column("tab_id", text),
+                Column("window_id", text),
+                Column("sort_key", integer),
+                Column("is_pinned", .integer(0...1)),
+                Column("group_id", text, optional: true),
+                Column("title", text),
+                Column("url", text),
+                Column("last_active_at", .time),
+            ], key: "record_id"),
+            StoredTable(name: "sync_remote_groups", columns: [
+                Column("record_id", recordID),
+                Column("device_id", text),
+                Column("group_id", text),
+                Column("window_id", text),
+                Column("title", text),
+                Column("color", text),
+                Column("is_collapsed", .integer(0...1)),
+            ], key: "record_id"),
+            StoredTable(name: "sync_remote_closed", columns: [
+                Column("record_id", recordID),
+                Column("device_id", text),
+                Column("tab_id", text),
+                Column("closed_at", .time),
+                Column("title", text),
+                Column("url", text),
+            ], key: "record_id"),
+            StoredTable(name: "sync_applied_commands", columns: [
+                Column("command_id", text),
+                Column("applied_at", .time),
+            ], key: "command_id"),
         ]
     }()
 

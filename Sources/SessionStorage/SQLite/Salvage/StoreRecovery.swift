@@ -435,7 +435,8 @@ private struct RecoveryBuilder {
     private func normalizeTimes(_ db: Database, repairs: inout [String]) throws {
         let now = Date()
         var rewritten = 0
-        for table in StoredTable.all {
+        // The tables rows were salvaged into (sync's start empty: the device pairs again).
+        for table in StoredTable.all where Self.tables.contains(table.name) {
             for column in table.columns {
                 guard case .time = column.kind else { continue }
                 let rows = try Row.fetchAll(db, sql: """

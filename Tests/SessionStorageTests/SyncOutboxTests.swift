@@ -1,0 +1,182 @@
+import Foundation
+import SessionModel
+import SessionTestSupport
+import Testing
+@testable import SessionStorage
+
+/// The outbox of migration 0004: nothing while sync is off; every change to a
+/// synced row marked in its own transaction while it is on; records built from
+/// the rows as they are when sent; other devices' records kept and replaced in
+/// version order.
+@Suite struct SyncOutboxTests {
+    static let account = "0123456789abcdef0123456789abcdef"
+    static let device = "11111111-1111-4111-8111-111111111111"
+
+    private func outbox(_ store: TemporaryStore) throws -> [String] {
+        try PlainSQLite.strings("SELECT kind || ' ' || local_id FROM sync_outbox ORDER BY kind, local_id", atPath: store.path!)
+    }
+
+    private func enabled(_ store: TemporaryStore) throws -> SyncStorage {
+        let sync = SyncStorage(database: store.database)
+        try sync.enable(accountID: Self.account, deviceID: Self.device, deviceName: "Laptop", formFactor: "desktop")
+        return sync
+    }
+
+    @Test func syncOff_writesNothingToTheOutbox() throws {
+        let store = try TemporaryStore.onDisk()
+        let (browser, names) = try store.seed("| a* b c")
+        try store.histories.commit(NavigationItem(url: "https://a.example/", title: "A"), in: names.webStateID("a"))
+        try store.tabs.move(in: browser, from: 0, to: 2)
+        try store.tabs.close(in: browser, at: 0)
+        #expect(try outbox(store).isEmpty)
+        let state = try SyncStorage(database: store.database).state()
+        #expect(!state.isEnabled && state.pendingCount == 0)
+    }
+
+    @Test func enabling_marksEverything_andChangesMarkTheirRecords() throws {
+        let store = try TemporaryStore.onDisk()
+        let (browser, names) = try store.seed("| a* b")
+        let sync = try enabled(store)
+        let a = names.webStateID("a").uuidString.lowercased()
+        let b = names.webStateID("b").uuidString.lowercased()
+        #expect(try outbox(store) == ["device device", "tab \(a)", "tab \(b)"].sorted())
+        try sync.acknowledge(sync.pending(limit: 100).map(\.entry))
+        #expect(try outbox(store).isEmpty)
+
+        // A navigation marks its tab only; closing a tab moves it from `tab` to `closed`.
+        try store.histories.commit(NavigationItem(url: "https://b.example/", title: "B"), in: names.webStateID("b"))
+        #expect(try outbox(store) == ["tab \(b)"])
+        try store.tabs.close(in: browser, at: 1)
+        #expect(try outbox(store) == ["closed \(b)", "device device", "tab \(b)"])
+        let pending = try sync.pending(limit: 100)
+        let closed = try #require(pending.first { $0.entry.kind == .closed }?.content)
+        guard case .closed(let record) = closed else { Issue.record("not a closed record"); return }
+        #expect(record.navigations.map(\.url) == ["https://b.example/"] && record.current == 0)
+        // The open-tab record of b is now a tombstone.
+        #expect(pending.first { $0.entry.kind == .tab }?.content == nil)
+        #expect(pending.first { $0.entry.kind == .closed }?.expiresAt != nil)
+    }
+
+    @Test func aRecordMarkedAgainDuringItsUpload_staysInTheOutbox() throws {
+        let store = try TemporaryStore.onDisk()
+        let (_, names) = try store.seed("| a*")
+        let sync = try enabled(store)
+        try sync.acknowledge(sync.pending(limit: 100).map(\.entry))
+        let tab = names.webStateID("a")
+        try store.histories.commit(NavigationItem(url: "https://one.example/", title: "One"), in: tab)
+        let sent = try sync.pending(limit: 100)
+        try store.histories.commit(NavigationItem(url: "https://two.example/", title: "Two"), in: tab)
+        try sync.acknowledge(sent.map(\.entry))
+        let left = try sync.pending(limit: 100)
+        #expect(left.count == 1)
+        guard case .tab(let record)? = left.first?.content else { Issue.record("no tab record"); return }
+        #expect(record.currentNavigation?.url == "https://two.example/")
+    }
+
+    @Test func tabRecords_carrySixBackFiveForward_withoutPrivatePages() throws {
+        let store = try TemporaryStore.onDisk()
+        let (_, names) = try store.seed("| a*")
+        let tab = names.webStateID("a")
+        for page in 0..<20 {
+            try store.histories.commit(NavigationItem(url: "https://example.com/\(page)", title: "Page \(page)"), in: tab)
+        }
+        try store.histories.commit(NavigationItem(url: "about:blank", title: "Blank"), in: tab)
+        try store.histories.go(to: 10, in: tab)
+        let sync = try enabled(store)
+        let record = try sync.pending(limit: 100).compactMap { pending -> SyncedTab? in
+            if case .tab(let tab)? = pending.content { tab } else { nil }
+        }.first
+        let tabRecord = try #require(record)
+        #expect(tabRecord.navigations.map(\.url) == (4...15).map { "https://example.com/\($0)" })
+        #expect(tabRecord.currentNavigation?.url == "https://example.com/10")
+
+        // A tab that shows only a private page is not published: its record is a tombstone.
+        let (_, others) = try store.seed("| z*")
+        try store.histories.commit(NavigationItem(url: "file:///etc/passwd", title: "passwd"), in: others.webStateID("z"))
+        let z = others.webStateID("z").uuidString.lowercased()
+        #expect(try sync.pending(limit: 100).first { $0.entry.localID == z }.map { $0.content == nil } == true)
+    }
+
+    @Test func closingAWindow_turnsItsTabsIntoClosedRecords() throws {
+        let store = try TemporaryStore.onDisk()
+        let (browser, names) = try store.seed("| a* b")
+        for name in ["a", "b"] {
+            try store.histories.commit(NavigationItem(url: "https://\(name).example/", title: name), in: names.webStateID(name))
+        }
+        let sync = try enabled(store)
+        try sync.acknowledge(sync.pending(limit: 100).map(\.entry))
+        try store.browsers.closeBrowser(browser)
+        let pending = try sync.pending(limit: 100)
+        let closed = pending.compactMap { record -> String? in
+            if case .closed(let tab)? = record.content { tab.currentNavigation?.url } else { nil }
+        }
+        #expect(closed.sorted() == ["https://a.example/", "https://b.example/"])
+        #expect(pending.filter { $0.entry.kind == .tab }.allSatisfy { $0.content == nil })
+        guard case .device(let device)? = pending.first(where: { $0.entry.kind == .device })?.content else {
+            Issue.record("no device record")
+            return
+        }
+        #expect(device.windows.isEmpty && device.name == "Laptop")
+    }
+
+    @Test func versions_neverGoBelowTheFloor() throws {
+        let store = try TemporaryStore.onDisk()
+        let sync = try enabled(store)
+        #expect(try sync.reserveVersions(10) == 1)
+        #expect(try sync.reserveVersions(5) == 11)
+        #expect(try sync.reserveVersions(1, atLeast: 100) == 100)
+        #expect(try sync.state().nextVersion == 101)
+    }
+
+    @Test func applying_keepsOtherDevicesRecordsInVersionOrder_andTheViewShowsThem() throws {
+        let store = try TemporaryStore.onDisk()
+        let sync = try enabled(store)
+        let other = "22222222-2222-4222-8222-222222222222"
+        let tab = SyncedTab(
+            id: "33333333-3333-4333-8333-333333333333", window: "44444444-4444-4444-8444-444444444444", sortKey: 5,
+            pinned: false, group: nil, opener: nil, lastActive: 1_790_000_000_000, current: 0,
+            navigations: [SyncedNavigation(url: "https://remote.example/", title: "Remote", time: 1_790_000_000_000)])
+        func record(_ version: Int64, _ sequence: Int64, title: String?, device: String = other) throws -> SyncReceivedRecord {
+            var content = tab
+            if let title { content.navigations[0].title = title }
+            let payload = String(decoding: try SyncRecordContent.tab(content).encoded(), as: UTF8.self)
+            return SyncReceivedRecord(
+                recordID: String(repeating: "a", count: 32), deviceID: device, sequence: sequence, version: version,
+                modifiedAt: Date(timeIntervalSince1970: 1_790_000_000),
+                content: title == nil ? nil : (.tab(content), payload))
+        }
+        let device = SyncedDevice(name: "Phone", formFactor: "phone", windows: [])
+        let devicePayload = String(decoding: try SyncRecordContent.device(device).encoded(), as: UTF8.self)
+        try sync.apply([
+            SyncReceivedRecord(
+                recordID: String(repeating: "b", count: 32), deviceID: other, sequence: 1, version: 1,
+                modifiedAt: Date(timeIntervalSince1970: 1_790_000_000), content: (.device(device), devicePayload)),
+            try record(2, 2, title: "Remote"),
+        ], cursor: 2)
+        #expect(try PlainSQLite.strings(
+            "SELECT device_name || '|' || tab_index || '|' || title || '|' || url FROM remote_tabs", atPath: store.path!)
+            == ["Phone|0|Remote|https://remote.example/"])
+        // An older version, replayed, changes nothing; a newer one replaces; our own records are ignored.
+        let replay = try sync.apply([try record(1, 3, title: "Old")], cursor: 3)
+        #expect(replay.skipped == 1)
+        try sync.apply([try record(3, 4, title: "New"), try record(9, 5, title: "Mine", device: Self.device)], cursor: 5)
+        #expect(try sync.remoteDevices().first?.windows.first?.tabs.map(\.title) == ["New"])
+        #expect(try sync.state().cursor == 5)
+        // A tombstone removes the tab, and an older upload replayed after it stays out.
+        try sync.apply([try record(4, 6, title: nil)], cursor: 6)
+        try sync.apply([try record(3, 7, title: "New")], cursor: 7)
+        #expect(try sync.remoteDevices().first?.tabCount == 0)
+        #expect(try sync.remoteDevices().first?.name == "Phone")
+    }
+
+    @Test func anOlderReader_keepsTheFieldsItKnowsOfANewerPayload() throws {
+        let newer = """
+            {"v":2,"id":"33333333-3333-4333-8333-333333333333","window":"44444444-4444-4444-8444-444444444444",
+             "sort_key":7,"pinned":true,"last_active":1,"current":0,"reader_mode":true,
+             "navigations":[{"url":"https://x.example/","title":"X","time":2,"scroll":0.5}]}
+            """
+        let content = try SyncRecordContent.decoded(Data(newer.utf8), kind: .tab)
+        guard case .tab(let tab) = content else { Issue.record("not a tab"); return }
+        #expect(tab.v == 2 && tab.sortKey == 7 && tab.pinned && tab.currentNavigation?.title == "X")
+    }
+}
