@@ -51,7 +51,7 @@ let package = Package(
         .target(
             name: "SessionSync",
             dependencies: [
-                "SessionModel", "SessionStorage", "SessionConsumers",
+                "SessionModel", "SessionStorage", "SessionConsumers", "SessionMediators",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

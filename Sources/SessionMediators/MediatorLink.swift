@@ -13,12 +13,22 @@ import SessionStorage
 /// ``disconnect()``: after it returns, the consumer is not called again. The
 /// consumer is held weakly; if it goes away, the link disconnects.
 @MainActor
-final class MediatorLink<Value: Sendable, Shown: Equatable & Sendable, Change: Sendable, Consumer> {
+package final class MediatorLink<Value: Sendable, Shown: Equatable & Sendable, Change: Sendable, Consumer> {
     /// How the mediator talks to its consumer.
-    struct Pushes {
-        var configure: @MainActor (Consumer, Shown) -> Void
-        var update: @MainActor (Consumer, Shown, Change) -> Void
-        var unavailable: @MainActor (Consumer, Unavailability) -> Void
+    package struct Pushes {
+        package var configure: @MainActor (Consumer, Shown) -> Void
+        package var update: @MainActor (Consumer, Shown, Change) -> Void
+        package var unavailable: @MainActor (Consumer, Unavailability) -> Void
+
+        package init(
+            configure: @escaping @MainActor (Consumer, Shown) -> Void,
+            update: @escaping @MainActor (Consumer, Shown, Change) -> Void,
+            unavailable: @escaping @MainActor (Consumer, Unavailability) -> Void
+        ) {
+            self.configure = configure
+            self.update = update
+            self.unavailable = unavailable
+        }
     }
 
     /// What the main queue pushes, prepared off it.
@@ -39,7 +49,7 @@ final class MediatorLink<Value: Sendable, Shown: Equatable & Sendable, Change: S
     /// `advance`, when given, makes the next shown value and its change from the
     /// previous value and what it showed, in proportion to what changed (`nil`
     /// when it cannot); a `nil` change (nothing shows differently) is not pushed.
-    init(
+    package init(
         consumer: Consumer,
         observe: (@escaping @Sendable (Result<Value, any Error>) -> Void) -> any StoreObservation,
         present: @escaping @Sendable (Value) -> Shown,
@@ -74,10 +84,10 @@ final class MediatorLink<Value: Sendable, Shown: Equatable & Sendable, Change: S
     }
 
     /// Whether the link still observes and pushes.
-    var isConnected: Bool { observation != nil }
+    package var isConnected: Bool { observation != nil }
 
     /// Stops the observation: once this returns, the consumer is not called again.
-    func disconnect() {
+    package func disconnect() {
         let observation = self.observation
         self.observation = nil
         consumerObject = nil

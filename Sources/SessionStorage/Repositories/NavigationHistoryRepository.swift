@@ -76,6 +76,10 @@ public protocol NavigationHistoryRepository: Sendable {
     /// Deletes history entries across every tab, open or closed, keeping every
     /// history valid (a current entry that goes is replaced by its nearest survivor).
     ///
+    /// With sync on, the tabs that lost entries are sent again without them, and
+    /// other devices' tabs that show a cleared page anywhere in their navigations
+    /// leave this store's cache of remote tabs, in the same transaction.
+    ///
     /// - Returns: How many entries were deleted.
     @discardableResult
     func clearBrowsingData(_ filter: BrowsingDataFilter) throws -> Int

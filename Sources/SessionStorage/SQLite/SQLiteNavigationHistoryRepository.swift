@@ -147,6 +147,8 @@ public final class SQLiteNavigationHistoryRepository: NavigationHistoryRepositor
             // The search index dropped the cleared pages through its triggers, but an
             // FTS5 delete only marks them: merging rewrites the index without them.
             if deleted > 0 { try TabSearchIndex.dropDeletedWords(db) }
+            // Other devices' tabs showing a cleared page leave this device's cache of them.
+            _ = try SyncRows.clearRemote(db, matching: filter)
             return deleted
         }
     }

@@ -206,3 +206,24 @@ public final class SyncStorage: Sendable {
         }
     }
 }
+
+extension SyncStorage {
+    /// Observes the other devices: the initial value, then one after each commit
+    /// that changed them (a sync that brought their records, a clear of browsing
+    /// data), on a private queue. Other processes' commits are noticed too.
+    public func observeRemoteDevices(
+        onChange: @escaping @Sendable (Result<[RemoteDevice], any Error>) -> Void
+    ) -> any StoreObservation {
+        SnapshotObserver(
+            database: database,
+            tables: ["sync_remote_devices", "sync_remote_tabs", "sync_remote_groups", "sync_remote_closed", "sync_state"],
+            fetch: { db in try SyncRows.remoteDevices(db) }, onChange: onChange)
+    }
+
+    /// Observes how many records wait in the outbox, as ``observeRemoteDevices(onChange:)`` does.
+    public func observePendingCount(onChange: @escaping @Sendable (Result<Int, any Error>) -> Void) -> any StoreObservation {
+        SnapshotObserver(
+            database: database, tables: ["sync_outbox"],
+            fetch: { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_outbox") ?? 0 }, onChange: onChange)
+    }
+}
