@@ -40,6 +40,11 @@ CREATE TABLE sync_state (
     cursor INTEGER NOT NULL DEFAULT 0 CHECK (cursor >= 0),
     last_sync_at TEXT,
     last_error TEXT,
+    -- Set when the rows may no longer match what the server holds (a snapshot
+    -- restored, an import that replaced the content, a new pairing): the next
+    -- sync sends every record again and tombstones what the server holds of this
+    -- device that is gone here.
+    full_sync_needed INTEGER NOT NULL DEFAULT 1 CHECK (full_sync_needed IN (0, 1)),
     CHECK (enabled = 0 OR (account_id IS NOT NULL AND device_id IS NOT NULL))
 );
 INSERT INTO sync_state (id) VALUES (1);

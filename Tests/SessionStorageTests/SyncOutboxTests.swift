@@ -169,6 +169,27 @@ import Testing
         #expect(try sync.remoteDevices().first?.name == "Phone")
     }
 
+    @Test func restoringASnapshot_orReplacingByImport_asksForAFullSync() throws {
+        let store = try TemporaryStore.onDisk()
+        let (browser, _) = try store.seed("| a* b")
+        let sync = try enabled(store)
+        #expect(try sync.state().fullSyncNeeded)
+        try sync.fullSyncDone()
+        let snapshot = try #require(try store.database.takeSnapshot())
+        try store.tabs.close(in: browser, at: 0)
+        #expect(try !sync.state().fullSyncNeeded)
+        try store.database.restoreSnapshot(named: snapshot.name)
+        #expect(try sync.state().fullSyncNeeded)
+
+        try sync.fullSyncDone()
+        let archive = try store.database.exportArchive()
+        try store.database.importArchive(archive, replacing: true)
+        #expect(try sync.state().fullSyncNeeded)
+        // The marks cover every record again, which the client compares with the server's.
+        let marked = try sync.markEverything()
+        #expect(marked.filter { $0.kind == .tab }.count == 2 && marked.contains { $0.kind == .device })
+    }
+
     @Test func anOlderReader_keepsTheFieldsItKnowsOfANewerPayload() throws {
         let newer = """
             {"v":2,"id":"33333333-3333-4333-8333-333333333333","window":"44444444-4444-4444-8444-444444444444",

@@ -37,6 +37,7 @@ final class ArchiveImporter {
         try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
         if replacing {
             try db.execute(sql: "DELETE FROM closed_entries; DELETE FROM browsers")
+            try SyncRows.rowsReplaced(db)
             // The replaced pages' words leave the search index's segments too.
             try TabSearchIndex.dropDeletedWords(db)
         }

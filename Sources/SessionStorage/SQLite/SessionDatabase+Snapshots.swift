@@ -64,6 +64,8 @@ extension SessionDatabase {
                 // Revisions the restored lists never had: a cache anywhere that holds a
                 // list at a revision the store had before sees a mismatch, and reloads.
                 try destination.execute(sql: "UPDATE browsers SET revision = abs(random() % 4611686018427387904)")
+                // The restored rows are older than what this device uploaded since: sync compares them all again.
+                try SyncRows.rowsReplaced(destination)
                 // Still under the write lock: no write queued behind this one may find a cached list or history.
                 lists.removeAll()
                 histories.removeAll()

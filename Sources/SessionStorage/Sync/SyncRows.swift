@@ -7,7 +7,7 @@ enum SyncRows {
     static func state(_ db: Database) throws -> SyncState {
         guard let row = try Row.fetchOne(db, sql: """
             SELECT enabled, account_id, device_id, device_name, form_factor, server_url, next_version, cursor,
-                   last_sync_at, last_error, (SELECT count(*) FROM sync_outbox)
+                   last_sync_at, last_error, (SELECT count(*) FROM sync_outbox), full_sync_needed
             FROM sync_state WHERE id = 1
             """)
         else { throw StorageError.migrationsPending(path: db.description, pending: ["0004_sync"]) }
@@ -15,7 +15,7 @@ enum SyncRows {
         return SyncState(
             isEnabled: row[0], accountID: row[1], deviceID: row[2], deviceName: row[3], formFactor: row[4],
             serverURL: row[5], nextVersion: row[6], cursor: row[7], lastSyncAt: lastSync.flatMap(StoredTime.date),
-            lastError: row[9], pendingCount: row[10])
+            lastError: row[9], pendingCount: row[10], fullSyncNeeded: row[11])
     }
 
     private static let mark = "ON CONFLICT (kind, local_id) DO UPDATE SET generation = generation + 1"
@@ -35,6 +35,13 @@ enum SyncRows {
             SELECT 'closed', t.id, \(now) FROM tabs AS t LEFT JOIN browsers AS b ON b.id = t.browser_id
             WHERE t.closed_entry_id IS NOT NULL OR b.closed_entry_id IS NOT NULL \(mark);
             """)
+    }
+
+    /// After the rows were replaced wholesale (a snapshot restored, an import with
+    /// `--replace`): the next sync must compare them with what the server holds.
+    static func rowsReplaced(_ db: Database) throws {
+        guard try db.tableExists("sync_state") else { return }
+        try db.execute(sql: "UPDATE sync_state SET full_sync_needed = 1 WHERE id = 1")
     }
 
     static func forgetRemote(_ db: Database) throws {

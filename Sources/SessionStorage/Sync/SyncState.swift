@@ -24,6 +24,10 @@ public struct SyncState: Sendable, Hashable {
     public var lastError: String?
     /// How many records wait in the outbox.
     public var pendingCount: Int
+    /// Whether the rows may no longer match what the server holds (a snapshot was
+    /// restored, an import replaced the content, the device was paired again): the
+    /// next sync sends every record and tombstones this device's records that are gone.
+    public var fullSyncNeeded: Bool
 }
 
 /// One record marked in the outbox: a kind and a local id, at a generation.

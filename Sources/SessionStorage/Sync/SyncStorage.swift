@@ -19,6 +19,8 @@ internal import GRDB
 /// - ``pending(limit:)``
 /// - ``reserveVersions(_:)``
 /// - ``acknowledge(_:)``
+/// - ``markEverything()``
+/// - ``fullSyncDone()``
 /// ### Other devices
 /// - ``apply(_:cursor:)``
 /// - ``remoteDevices()``
@@ -37,7 +39,8 @@ public final class SyncStorage: Sendable {
     }
 
     /// Turns sync on for this device, and marks every record it publishes so
-    /// the next sync uploads them all, in one transaction.
+    /// the next sync uploads them all, in one transaction. The next sync is a
+    /// full one (``SyncState/fullSyncNeeded``).
     ///
     /// Enabling again with another device id (after a restore brought old rows
     /// back, say) starts the version counter and cursor afresh and forgets the
@@ -49,7 +52,7 @@ public final class SyncStorage: Sendable {
             try db.execute(
                 sql: """
                     UPDATE sync_state SET enabled = 1, account_id = ?, device_id = ?, device_name = ?,
-                        form_factor = ?, last_error = NULL WHERE id = 1
+                        form_factor = ?, last_error = NULL, full_sync_needed = 1 WHERE id = 1
                     """,
                 arguments: [accountID, deviceID, deviceName, formFactor])
             if !sameDevice {
@@ -67,6 +70,24 @@ public final class SyncStorage: Sendable {
             try db.execute(sql: "DELETE FROM sync_outbox")
             try SyncRows.forgetRemote(db)
             try db.execute(sql: "UPDATE sync_state SET cursor = 0 WHERE id = 1")
+        }
+    }
+
+    /// Marks every record this device publishes, and lists every record the
+    /// outbox then holds: the start of a full sync.
+    public func markEverything() throws -> [SyncOutboxEntry] {
+        try database.mutate { db in
+            try SyncRows.markEverything(db)
+            return try Row.fetchAll(db, sql: "SELECT kind, local_id, generation FROM sync_outbox").map { row in
+                SyncOutboxEntry(kind: SyncRecordKind(rawValue: row[0]) ?? .tab, localID: row[1], generation: row[2])
+            }
+        }
+    }
+
+    /// Records that a full sync ended: the server holds what the rows hold.
+    public func fullSyncDone() throws {
+        try database.mutate { db in
+            try db.execute(sql: "UPDATE sync_state SET full_sync_needed = 0 WHERE id = 1")
         }
     }
 

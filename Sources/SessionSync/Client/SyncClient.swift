@@ -24,8 +24,6 @@ public actor SyncClient {
         public var debounce: Duration = .seconds(1)
         /// How long one long poll waits on the server, in seconds.
         public var longPollSeconds = 25
-        /// How often ``run()`` looks for local changes.
-        public var outboxPollInterval: Duration = .milliseconds(100)
         /// Records per upload.
         public var batchRecords = 1000
         /// Bytes of sealed records per upload.
@@ -98,12 +96,18 @@ public actor SyncClient {
 
     // MARK: - Loops
 
+    /// Uploads a debounce after the outbox gains a record (an observation of
+    /// the outbox, so another process's commits count too), and again after a
+    /// pause when an upload fails.
     private func uploadLoop() async {
+        let (signals, signal) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .bufferingNewest(1))
+        let observation = storage.observePendingCount { result in
+            if case .success(let pending) = result { signal.yield(pending) }
+        }
+        defer { observation.cancel() }
         var failures = 0
-        while !Task.isCancelled {
+        for await pending in signals where pending > 0 {
             do {
-                try await Task.sleep(for: configuration.outboxPollInterval)
-                guard try storage.state().pendingCount > 0 else { continue }
                 try await Task.sleep(for: configuration.debounce)
                 try await syncing { report in try await self.upload(into: &report) }
                 failures = 0
@@ -111,7 +115,8 @@ public actor SyncClient {
                 return
             } catch {
                 failures += 1
-                try? await Task.sleep(for: Self.pause(after: failures))
+                guard (try? await Task.sleep(for: Self.pause(after: failures))) != nil else { return }
+                signal.yield(1)
             }
         }
     }
@@ -160,6 +165,7 @@ public actor SyncClient {
     // MARK: - Upload
 
     private func upload(into report: inout SyncReport) async throws {
+        if try storage.state().fullSyncNeeded { try await fullSync(into: &report) }
         var rounds = 0
         while rounds < 10_000 {
             rounds += 1
@@ -199,6 +205,38 @@ public actor SyncClient {
                 report.uploaded += batch.count
             }
         }
+    }
+
+    /// After the rows were replaced (a restored snapshot, an import that replaced
+    /// them, a new pairing): marks every record for upload, and tombstones the
+    /// records the server holds of this device that are gone here. The version
+    /// floor kept with the keys keeps every version new to the server.
+    private func fullSync(into report: inout SyncReport) async throws {
+        let deviceID = credentials.device.deviceID
+        let local = Set(try storage.markEverything().map { entry in
+            sealer.account.recordID(kind: entry.kind, localID: entry.kind == .device ? deviceID : entry.localID)
+        })
+        var live: [String: Bool] = [:]
+        var cursor: Int64 = 0
+        while true {
+            let changes = try await server.changes(after: cursor, wait: 0)
+            for change in changes.records where change.deviceID == deviceID { live[change.id] = !change.tombstone }
+            cursor = changes.cursor
+            if !changes.more { break }
+        }
+        let stale = live.filter { $0.value && !local.contains($0.key) }.map(\.key).sorted()
+        var start = 0
+        while start < stale.count {
+            let chunk = stale[start..<min(stale.count, start + configuration.batchRecords)]
+            let first = try reserveVersions(chunk.count)
+            let records = chunk.enumerated().map { offset, id in
+                SyncAPI.UploadRecord(id: id, version: first + Int64(offset), tombstone: true, expiresAt: nil, sealed: nil)
+            }
+            _ = try await server.upload(records, idempotencyKey: UUID().uuidString.lowercased())
+            report.uploaded += records.count
+            start += chunk.count
+        }
+        try storage.fullSyncDone()
     }
 
     private func send(_ batch: [(SyncAPI.UploadRecord, SyncOutboxEntry)]) async throws {
