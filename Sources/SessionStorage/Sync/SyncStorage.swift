@@ -17,7 +17,7 @@ internal import GRDB
 /// - ``recordResult(error:)``
 /// ### Uploading
 /// - ``pending(limit:)``
-/// - ``reserveVersions(_:)``
+/// - ``reserveVersions(_:atLeast:)``
 /// - ``acknowledge(_:)``
 /// - ``markEverything()``
 /// - ``fullSyncDone()``
@@ -25,6 +25,8 @@ internal import GRDB
 /// - ``apply(_:cursor:)``
 /// - ``remoteDevices()``
 /// - ``remoteRecord(_:)``
+/// - ``observeRemoteDevices(onChange:)``
+/// - ``observePendingCount(onChange:)``
 public final class SyncStorage: Sendable {
     private let database: SessionDatabase
 
