@@ -1,0 +1,53 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// `sessionstore-sync-server`: the HTTP sync server described by
+/// `../docs/sync-protocol.md`, storing sealed records in PostgreSQL.
+///
+/// - `SyncServer`: the library with every piece of logic (HTTP, database, auth).
+/// - `sessionstore-sync-server`: the thin command-line entry point.
+/// - `SyncServerTests`: end-to-end tests against a real PostgreSQL and the real
+///   executable.
+let package = Package(
+    name: "SessionStoreSyncServer",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "sessionstore-sync-server", targets: ["sessionstore-sync-server"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        .target(
+            name: "SyncServer",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "sessionstore-sync-server",
+            dependencies: ["SyncServer"]
+        ),
+        .testTarget(
+            name: "SyncServerTests",
+            dependencies: [
+                "SyncServer",
+                "sessionstore-sync-server",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

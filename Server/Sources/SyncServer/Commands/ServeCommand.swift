@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import Logging
+
+/// `sessionstore-sync-server serve`: migrates, then serves the HTTP API.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve", abstract: "Migrate the database, then serve the sync API.")
+
+    @Option(name: .customLong("database-url"), help: "postgres://user[:password]@host[:port]/db[?host=/socket/dir]")
+    var databaseURL: String
+
+    @Option(help: "Address to bind.")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port to bind; 0 picks a free one (printed as 'listening on HOST:PORT').")
+    var port = 8080
+
+    @Option(name: .customLong("jwt-secret-file"),
+            help: "File holding the token secret (else $SESSIONSTORE_SYNC_JWT_SECRET, else a random one).")
+    var jwtSecretFile: String?
+
+    @Option(name: .customLong("fault-serialization-failures"),
+            help: ArgumentHelp("Testing: fail the first N upload transactions with SQLSTATE 40001.", visibility: .hidden))
+    var faultSerializationFailures = 0
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
+        guard faultSerializationFailures >= 0 else { throw ValidationError("--fault-serialization-failures must be ≥ 0") }
+    }
+
+    func run() async throws {
+        let logger = SyncServerCommand.makeLogger()
+        let secret = try JWTSecret.load(file: jwtSecretFile, logger: logger)
+        let options = ServerOptions(
+            host: host, port: port, databaseURL: try DatabaseURL(databaseURL), jwtSecret: secret,
+            faultSerializationFailures: faultSerializationFailures)
+        try await SyncServerApp.serve(options, logger: logger)
+    }
+}

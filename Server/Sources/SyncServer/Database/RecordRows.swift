@@ -1,0 +1,79 @@
+import Foundation
+import NIOCore
+import PostgresNIO
+
+/// Who owns a stored record and at which version.
+struct StoredRecordHead: Sendable {
+    var deviceID: String
+    var version: Int64
+}
+
+/// A record as `/v1/changes` returns it.
+struct ChangedRecord: Sendable {
+    var recordID: String
+    var deviceID: String
+    var seq: Int64
+    var version: Int64
+    var tombstone: Bool
+    var modifiedAt: Date
+    var sealed: [UInt8]?
+}
+
+/// One record to store, already validated.
+struct RecordWrite: Sendable {
+    var recordID: String
+    var version: Int64
+    var tombstone: Bool
+    var expiresAt: Date?
+    var sealed: [UInt8]?
+}
+
+/// Queries on `records`.
+extension Transaction {
+    /// Owner and version of those of `recordIDs` the account already holds.
+    func recordHeads(accountID: String, recordIDs: [String]) async throws -> [String: StoredRecordHead] {
+        let rows = try await query("""
+            SELECT record_id, device_id, version FROM records
+            WHERE account_id = \(accountID) AND record_id = ANY(\(recordIDs))
+            """)
+        var heads: [String: StoredRecordHead] = [:]
+        for try await (id, device, version) in rows.decode((String, String, Int64).self) {
+            heads[id] = StoredRecordHead(deviceID: device, version: version)
+        }
+        return heads
+    }
+
+    /// Inserts or replaces one record with sequence number `seq`.
+    func upsertRecord(accountID: String, deviceID: String, seq: Int64, record: RecordWrite) async throws {
+        let sealed = record.sealed.map { ByteBuffer(bytes: $0) }
+        let size = Int32(record.sealed?.count ?? 0)
+        try await query("""
+            INSERT INTO records (account_id, record_id, device_id, seq, version, tombstone, sealed, size,
+                                 modified_at, expires_at)
+            VALUES (\(accountID), \(record.recordID), \(deviceID), \(seq), \(record.version),
+                    \(record.tombstone), \(sealed), \(size), now(), \(record.expiresAt))
+            ON CONFLICT (account_id, record_id) DO UPDATE SET
+                device_id = EXCLUDED.device_id, seq = EXCLUDED.seq, version = EXCLUDED.version,
+                tombstone = EXCLUDED.tombstone, sealed = EXCLUDED.sealed, size = EXCLUDED.size,
+                modified_at = EXCLUDED.modified_at, expires_at = EXCLUDED.expires_at
+            """)
+    }
+
+    /// Up to `limit` unexpired records with `seq > after`, in ascending order.
+    func changes(accountID: String, after: Int64, limit: Int) async throws -> [ChangedRecord] {
+        let rows = try await query("""
+            SELECT record_id, device_id, seq, version, tombstone, modified_at, sealed FROM records
+            WHERE account_id = \(accountID) AND seq > \(after)
+              AND (expires_at IS NULL OR expires_at > now())
+            ORDER BY seq
+            LIMIT \(Int64(limit))
+            """)
+        var records: [ChangedRecord] = []
+        for try await row in rows.decode((String, String, Int64, Int64, Bool, Date, ByteBuffer?).self) {
+            records.append(ChangedRecord(
+                recordID: row.0, deviceID: row.1, seq: row.2, version: row.3,
+                tombstone: row.4, modifiedAt: row.5, sealed: row.6.map { Array(buffer: $0) }))
+        }
+        return records
+    }
+}

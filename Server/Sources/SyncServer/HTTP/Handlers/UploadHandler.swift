@@ -1,0 +1,66 @@
+import Foundation
+import Hummingbird
+
+extension SyncAPI {
+    /// The header telling how many attempts of an upload's transaction were retried.
+    static let retriesHeader = HTTPFields.Element.Name("Sessionstore-Retries")!
+    /// The header naming an upload for idempotent repeats.
+    static let idempotencyKeyHeader = HTTPFields.Element.Name("Idempotency-Key")!
+
+    /// `POST /v1/records`: stores a batch under the account's row lock, each
+    /// record with the next sequence number; a repeated `Idempotency-Key`
+    /// returns the first response.
+    func upload(_ request: Request, context: some RequestContext) async throws -> Response {
+        let caller = try await authenticate(request)
+        guard let key = request.headers[Self.idempotencyKeyHeader], (1...64).contains(key.count) else {
+            throw APIError.badRequest("Idempotency-Key header (1-64 characters) is required")
+        }
+        let upload = try await JSONBody.decode(UploadRequest.self, from: request)
+        let writes = try validate(upload)
+
+        let outcome = try await database.transaction("upload", injectFaults: true) { tx in
+            try await store(writes, for: caller, idempotencyKey: key, in: tx)
+        }
+        if outcome.value.stored { await notifier.notify(accountID: caller.accountID) }
+        var headers = HTTPFields()
+        headers[Self.retriesHeader] = String(outcome.retries)
+        return JSONResponse.make(json: outcome.value.response, headers: headers)
+    }
+
+    /// The body of the transaction: returns the response JSON and whether
+    /// anything was stored (not for an idempotent repeat).
+    private func store(
+        _ writes: [RecordWrite], for caller: AuthenticatedDevice, idempotencyKey key: String, in tx: Transaction
+    ) async throws -> (response: String, stored: Bool) {
+        let account = caller.accountID
+        guard let counter = try await tx.lockCounter(accountID: account) else {
+            throw APIError.unauthorized("unknown account")
+        }
+        if let stored = try await tx.storedResponse(accountID: account, deviceID: caller.deviceID, key: key) {
+            return (stored, false)
+        }
+        // Checked in batch order, so a record id sent twice must grow within the batch too.
+        var heads = try await tx.recordHeads(accountID: account, recordIDs: writes.map(\.recordID))
+        for write in writes {
+            if let head = heads[write.recordID] {
+                guard head.deviceID == caller.deviceID else {
+                    throw APIError.forbidden("record \(write.recordID) belongs to another device")
+                }
+                guard write.version > head.version else {
+                    throw APIError.conflict("record \(write.recordID) version \(write.version) is not newer than \(head.version)")
+                }
+            }
+            heads[write.recordID] = StoredRecordHead(deviceID: caller.deviceID, version: write.version)
+        }
+        var seq = counter
+        for write in writes {
+            seq += 1
+            try await tx.upsertRecord(accountID: account, deviceID: caller.deviceID, seq: seq, record: write)
+        }
+        if seq != counter { try await tx.setCounter(accountID: account, to: seq) }
+        try await tx.touchDevice(accountID: account, deviceID: caller.deviceID)
+        let response = JSONResponse.encode(UploadResponse(cursor: seq))
+        try await tx.storeResponse(accountID: account, deviceID: caller.deviceID, key: key, response: response)
+        return (response, !writes.isEmpty)
+    }
+}

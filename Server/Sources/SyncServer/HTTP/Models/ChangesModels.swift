@@ -1,0 +1,21 @@
+/// Answer of `GET /v1/changes`.
+struct ChangesResponse: Encodable {
+    var records: [Record]
+    var cursor: Int64
+    var more: Bool
+
+    /// One record as returned to a reader (`sealed` is left out for a tombstone).
+    struct Record: Encodable {
+        var id: String
+        var deviceID: String
+        var seq: Int64
+        var version: Int64
+        var tombstone: Bool
+        var modifiedAt: Int64
+        var sealed: String?
+
+        enum CodingKeys: String, CodingKey {
+            case id, deviceID = "device_id", seq, version, tombstone, modifiedAt = "modified_at", sealed
+        }
+    }
+}

@@ -1,0 +1,3 @@
+import SyncServer
+
+await SyncServerCommand.runFromCommandLine()
