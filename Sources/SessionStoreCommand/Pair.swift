@@ -56,12 +56,10 @@ extension SessionStore {
                 throw SyncError.notPaired(path: options.path)
             }
             let joining = try seed.map(SyncSeed.init(text:))
-            let credentials = SyncCredentials(seed: joining ?? .generate(), device: .generate())
             let database = try options.openForWriting(create: true)
             defer { try? database.close() }
-            try keyFile.save(credentials)
-            try SyncStorage(database: database).enable(
-                accountID: credentials.account.accountID, deviceID: credentials.device.deviceID,
+            let credentials = try SyncPairing.pair(
+                storage: SyncStorage(database: database), keyStore: keyFile, seed: joining,
                 deviceName: name ?? ProcessInfo.processInfo.hostName, formFactor: formFactor)
             print("account: \(credentials.account.accountID)")
             print("device:  \(credentials.device.deviceID)")

@@ -38,7 +38,7 @@ struct ChangesTests {
         let secret = ["SESSIONSTORE_SYNC_JWT_SECRET": "shared-\(UUID().uuidString)"]
         try await TestServer.with(environment: secret) { (server: TestServer) async throws in
             let other = try await ServerProcess.start(databaseURL: server.databaseURL, environment: secret)
-            let otherClient = SyncClient(baseURL: other.baseURL)
+            let otherClient = APIClient(baseURL: other.baseURL)
             do {
                 let account = TestAccount()
                 let reader = TestDevice(account: account), writer = TestDevice(account: account)

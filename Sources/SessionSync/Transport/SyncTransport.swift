@@ -1,4 +1,5 @@
 import Foundation
+import SessionModel
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -66,12 +67,7 @@ public struct URLSessionSyncTransport: SyncTransport {
         urlRequest.httpMethod = request.method
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         urlRequest.httpBody = request.body
-        let (data, response): (Data, URLResponse)
-        do {
-            (data, response) = try await session.data(for: urlRequest)
-        } catch {
-            throw SyncError.unreachable(error.localizedDescription)
-        }
+        let (data, response) = try await load(urlRequest)
         guard let http = response as? HTTPURLResponse else {
             throw SyncError.malformedResponse("not an HTTP response")
         }
@@ -80,5 +76,30 @@ public struct URLSessionSyncTransport: SyncTransport {
             if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
         }
         return SyncHTTPResponse(status: http.statusCode, headers: headers, body: data)
+    }
+
+    /// The request's answer; cancelling the task cancels the request at once (a
+    /// long poll included), which `URLSession.data(for:)` does not do everywhere.
+    private func load(_ request: URLRequest) async throws -> (Data, URLResponse) {
+        let task = Protected<URLSessionDataTask?>(nil)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let dataTask = session.dataTask(with: request) { data, response, error in
+                    if let data, let response {
+                        continuation.resume(returning: (data, response))
+                    } else if let error = error as? URLError, error.code == .cancelled {
+                        continuation.resume(throwing: CancellationError())
+                    } else {
+                        continuation.resume(throwing: SyncError.unreachable(
+                            error?.localizedDescription ?? "the connection ended without an answer"))
+                    }
+                }
+                task.withLock { $0 = dataTask }
+                dataTask.resume()
+                if Task.isCancelled { dataTask.cancel() }
+            }
+        } onCancel: {
+            task.withLock { $0?.cancel() }
+        }
     }
 }

@@ -4,7 +4,7 @@ import SyncServer
 
 /// One test's world: its own database and its own server process on it.
 struct TestServer: Sendable {
-    let client: SyncClient
+    let client: APIClient
     let databaseURL: String
     let process: ServerProcess
 
@@ -26,7 +26,7 @@ struct TestServer: Sendable {
         let result: Result<T, any Error>
         do {
             result = .success(try await body(TestServer(
-                client: SyncClient(baseURL: process.baseURL), databaseURL: databaseURL, process: process)))
+                client: APIClient(baseURL: process.baseURL), databaseURL: databaseURL, process: process)))
         } catch {
             result = .failure(error)
         }

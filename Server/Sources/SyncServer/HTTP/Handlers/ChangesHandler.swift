@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ServiceLifecycle
 
 extension SyncAPI {
     /// How often a long poll re-reads the account counter, for commits made
@@ -25,8 +26,15 @@ extension SyncAPI {
             if !page.records.isEmpty || ContinuousClock.now >= deadline {
                 return JSONResponse.make(body: response(for: page.records, after: after, limit: Int(limit)))
             }
-            try await waitForCommit(
-                accountID: caller.accountID, generation: generation, counter: page.counter, deadline: deadline)
+            // A server shutting down answers its long polls at once (with what there is), so it stops promptly.
+            do {
+                try await cancelWhenGracefulShutdown {
+                    try await waitForCommit(
+                        accountID: caller.accountID, generation: generation, counter: page.counter, deadline: deadline)
+                }
+            } catch is CancellationError {
+                return JSONResponse.make(body: response(for: page.records, after: after, limit: Int(limit)))
+            }
         }
     }
 

@@ -25,7 +25,7 @@ struct HTTPAnswer: @unchecked Sendable {
 }
 
 /// A minimal client of the sync API, over URLSession.
-struct SyncClient: Sendable {
+struct APIClient: Sendable {
     let baseURL: URL
     let session: URLSession
 
