@@ -42,10 +42,20 @@ let package = Package(
             name: "sessionstore-sync-server",
             dependencies: ["SyncServer"]
         ),
+        // A throwaway PostgreSQL and server processes, for the tests and the sync bench.
+        .target(
+            name: "SyncServerHarness",
+            dependencies: [
+                "SyncServer",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "SyncServerTests",
             dependencies: [
                 "SyncServer",
+                "SyncServerHarness",
                 "sessionstore-sync-server",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

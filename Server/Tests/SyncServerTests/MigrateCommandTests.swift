@@ -1,4 +1,5 @@
 import Foundation
+import SyncServerHarness
 import SyncServer
 import Testing
 

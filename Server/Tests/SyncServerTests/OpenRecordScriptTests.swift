@@ -1,4 +1,5 @@
 import Foundation
+import SyncServerHarness
 import PostgresNIO
 import Testing
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SyncServerHarness
 import Testing
 
 @Suite("tokens")

@@ -1,4 +1,5 @@
 import Foundation
+import SyncServerHarness
 import SyncServer
 
 /// `pg_dump` of a test database, and a search of its text that also decodes

@@ -15,12 +15,12 @@ nonisolated(unsafe) private var clusterRoot = ""
 /// A throwaway PostgreSQL cluster: `initdb` into a temporary directory and
 /// `pg_ctl start` listening on a unix socket only (as user `postgres` when
 /// the tests run as root).
-enum LocalCluster {
-    static let binDirectory = ProcessInfo.processInfo.environment["SESSIONSTORE_SYNC_TEST_PG_BIN"]
+public enum LocalCluster {
+    public static let binDirectory = ProcessInfo.processInfo.environment["SESSIONSTORE_SYNC_TEST_PG_BIN"]
         ?? "/usr/lib/postgresql/15/bin"
 
     /// Starts the cluster and returns the URL of its `postgres` database.
-    static func start() throws -> DatabaseURL {
+    public static func start() throws -> DatabaseURL {
         let root = "/tmp/sss-pg-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let data = "\(root)/data", sockets = "\(root)/sock"
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)

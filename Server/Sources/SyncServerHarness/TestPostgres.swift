@@ -6,13 +6,13 @@ import SyncServer
 /// The PostgreSQL server the tests use: started once per test process in a
 /// temporary directory (unix socket only) and stopped at exit, or the one
 /// named by `SESSIONSTORE_SYNC_TEST_DATABASE_URL`.
-actor TestPostgres {
-    static let shared = TestPostgres()
+public actor TestPostgres {
+    public static let shared = TestPostgres()
 
     private var adminURL: DatabaseURL?
 
     /// A new, empty database with a unique name; returns its URL string.
-    func createDatabase() async throws -> String {
+    public func createDatabase() async throws -> String {
         let admin = try adminDatabaseURL()
         let name = "sync_test_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
         _ = try await Self.withConnection(to: admin) { connection in
@@ -22,7 +22,7 @@ actor TestPostgres {
     }
 
     /// Drops a database made by ``createDatabase()`` (given by its URL).
-    func dropDatabase(_ url: String) async throws {
+    public func dropDatabase(_ url: String) async throws {
         let admin = try adminDatabaseURL()
         let name = try DatabaseURL(url).database
         _ = try await Self.withConnection(to: admin) { connection in
@@ -31,7 +31,7 @@ actor TestPostgres {
     }
 
     /// Runs `body` on a fresh connection to `url`.
-    static func withConnection<T: Sendable>(
+    public static func withConnection<T: Sendable>(
         to url: DatabaseURL, _ body: (PostgresConnection) async throws -> T
     ) async throws -> T {
         let connection = try await PostgresConnection.connect(
@@ -48,7 +48,7 @@ actor TestPostgres {
         }
     }
 
-    static let logger: Logger = {
+    public static let logger: Logger = {
         var logger = Logger(label: "test-postgres")
         logger.logLevel = .error
         return logger
@@ -67,7 +67,7 @@ actor TestPostgres {
     }
 
     /// `url` with another database name, as a string the server accepts.
-    static func urlString(_ url: DatabaseURL, database: String) -> String {
+    public static func urlString(_ url: DatabaseURL, database: String) -> String {
         let auth = url.password.map { "\(url.username):\($0)" } ?? url.username
         switch url.endpoint {
         case .tcp(let host, let port):

@@ -7,11 +7,11 @@ import Darwin
 #endif
 
 /// A running `sessionstore-sync-server serve --port 0` process.
-final class ServerProcess: Sendable {
+public final class ServerProcess: Sendable {
     /// Where the server answers, e.g. `http://127.0.0.1:40123`.
-    let baseURL: URL
+    public let baseURL: URL
     /// The server's standard error (its log).
-    let logPath: String
+    public let logPath: String
     private let pid: pid_t
 
     struct StartupFailure: Error, CustomStringConvertible {
@@ -19,7 +19,7 @@ final class ServerProcess: Sendable {
     }
 
     /// Starts the server on `databaseURL` and waits for its `listening on` line.
-    static func start(
+    public static func start(
         databaseURL: String, extraArguments: [String] = [], environment: [String: String] = [:]
     ) async throws -> ServerProcess {
         var env = ProcessInfo.processInfo.environment
@@ -66,7 +66,7 @@ final class ServerProcess: Sendable {
     }
 
     /// Sends SIGTERM, waits up to 10 s for the process to end (then SIGKILL).
-    func stop() async {
+    public func stop() async {
         kill(pid, SIGTERM)
         let deadline = ContinuousClock.now + .seconds(10)
         while ChildProcess.poll(pid) == nil {
@@ -104,7 +104,7 @@ final class ServerProcess: Sendable {
 
     /// The executable: `SESSIONSTORE_SYNC_SERVER_BIN`, else beside the test
     /// bundle in the build products directory.
-    static func executableURL() throws -> URL {
+    public static func executableURL() throws -> URL {
         let name = "sessionstore-sync-server"
         if let path = ProcessInfo.processInfo.environment["SESSIONSTORE_SYNC_SERVER_BIN"] {
             return URL(fileURLWithPath: path)

@@ -9,15 +9,20 @@ import Darwin
 /// Child processes through `posix_spawnp` and `waitpid` (Foundation's
 /// `Process` can miss the exit of a child whose own child daemonizes, as
 /// `pg_ctl start` does).
-enum ChildProcess {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+public enum ChildProcess {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+
+        /// A failure described by `description`.
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     /// Spawns `arguments` (the first looked up in `PATH`) with standard input
     /// from `stdinPath`, standard output to `stdoutFD` (or `stdoutPath`) and
     /// standard error to `stderrPath`; returns the child's pid.
-    static func spawn(
+    public static func spawn(
         _ arguments: [String], environment: [String: String]? = nil, stdinPath: String = "/dev/null",
         stdoutPath: String? = nil, stdoutFD: Int32? = nil, closeInChild: [Int32] = [], stderrPath: String
     ) throws -> pid_t {
@@ -49,14 +54,14 @@ enum ChildProcess {
     }
 
     /// Blocks until `pid` exits; returns its exit status (128 + signal when killed).
-    static func wait(_ pid: pid_t) -> Int32 {
+    public static func wait(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         return exitCode(status)
     }
 
     /// The exit status if `pid` has exited, else `nil`.
-    static func poll(_ pid: pid_t) -> Int32? {
+    public static func poll(_ pid: pid_t) -> Int32? {
         var status: Int32 = 0
         let result = waitpid(pid, &status, WNOHANG)
         return result == pid ? exitCode(status) : (result == -1 ? -1 : nil)
@@ -68,7 +73,7 @@ enum ChildProcess {
 
     /// Runs a short helper command to completion; throws with its output when it fails.
     @discardableResult
-    static func run(_ arguments: [String], input: Data? = nil) throws -> String {
+    public static func run(_ arguments: [String], input: Data? = nil) throws -> String {
         let outputPath = NSTemporaryDirectory() + "child-\(UUID().uuidString).out"
         let inputPath = NSTemporaryDirectory() + "child-\(UUID().uuidString).in"
         defer {
