@@ -13,6 +13,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "sessionstore-sync-server", targets: ["sessionstore-sync-server"]),
+        .executable(name: "sessionstore-sync-bench", targets: ["sessionstore-sync-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -24,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // The library, for the end-to-end tests: two stores syncing through this server.
         .package(name: "SessionStore", path: ".."),
+        // The sync bench writes its realistic stores with plain SQL.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .target(
@@ -50,6 +53,17 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        .executableTarget(
+            name: "sessionstore-sync-bench",
+            dependencies: [
+                "SyncServerHarness",
+                .product(name: "SessionStore", package: "SessionStore"),
+                .product(name: "SessionSync", package: "SessionStore"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/SyncBench"
         ),
         .testTarget(
             name: "SyncServerTests",

@@ -239,14 +239,19 @@ extension SyncStorage {
     ) -> any StoreObservation {
         SnapshotObserver(
             database: database,
-            tables: ["sync_remote_devices", "sync_remote_tabs", "sync_remote_groups", "sync_remote_closed", "sync_state"],
+            // Not `sync_state`, which every sync writes (its time): a sync that brought nothing reads nothing.
+            tables: ["sync_remote_devices", "sync_remote_tabs", "sync_remote_groups", "sync_remote_closed"],
             fetch: { db in try SyncRows.remoteDevices(db) }, onChange: onChange)
     }
 
-    /// Observes how many records wait in the outbox, as ``observeRemoteDevices(onChange:)`` does.
+    /// Observes how many records wait in the outbox: the initial count, then the
+    /// count after each commit that touched the outbox, equal ones included (a
+    /// record acknowledged and another marked leave the count as it was, and the
+    /// second still needs sending). Other processes' commits are noticed too.
     public func observePendingCount(onChange: @escaping @Sendable (Result<Int, any Error>) -> Void) -> any StoreObservation {
         SnapshotObserver(
             database: database, tables: ["sync_outbox"],
-            fetch: { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_outbox") ?? 0 }, onChange: onChange)
+            fetch: { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_outbox") ?? 0 },
+            isSame: { _, _ in false }, onChange: onChange)
     }
 }

@@ -1,0 +1,164 @@
+import ArgumentParser
+import Foundation
+import SessionStore
+import SessionSync
+import SyncServerHarness
+
+/// `sessionstore-sync-bench`: the sync goals of issue 19, measured over loopback
+/// against a real `sessionstore-sync-server` on a throwaway PostgreSQL, with the
+/// library's own client, side by side with Firefox's whole-list upload.
+@main
+struct SyncBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sessionstore-sync-bench",
+        abstract: "Measure sync: bytes per change, propagation, cold start, completeness, crash safety.")
+
+    @Option(help: "Tab counts of the sending device, comma-separated.")
+    var sizes = "100,1000,10000,100000"
+
+    @Option(help: "One-tab changes timed for their upload's bytes, per size.")
+    var changes = 30
+
+    @Option(name: .customLong("propagation-changes"), help: "Changes timed from commit to the other device's consumer.")
+    var propagationChanges = 1000
+
+    @Option(name: .customLong("propagation-tabs"), help: "Tabs of the devices while propagation is timed.")
+    var propagationTabs = 1000
+
+    @Option(help: "SIGKILLs of a syncing client.")
+    var kills = 200
+
+    @Option(name: .customLong("crash-child"), help: .hidden)
+    var crashChild: String?
+
+    @Option(help: .hidden)
+    var server: String?
+
+    mutating func run() async throws {
+        if let crashChild, let server, let url = URL(string: server) {
+            try await CrashSafety.child(path: crashChild, server: url)
+        }
+        let sizes = self.sizes.split(separator: ",").compactMap { Int($0) }
+        let machine = "\(ProcessInfo.processInfo.activeProcessorCount) cores, "
+            + "\(ProcessInfo.processInfo.physicalMemory / 1_073_741_824) GiB"
+        print("sessionstore-sync-bench: \(machine); PostgreSQL at \(LocalCluster.binDirectory); sizes \(sizes)")
+
+        let databaseURL = try await TestPostgres.shared.createDatabase()
+        let server = try await ServerProcess.start(databaseURL: databaseURL)
+        let directory = NSTemporaryDirectory() + "sync-bench-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        do {
+            try await measure(sizes: sizes, server: server.baseURL, directory: directory)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    private func measure(sizes: [Int], server: URL, directory: String) async throws {
+        var perChange: [(size: Int, mean: Double, max: Int, firefox: Int, kept: Int)] = []
+        var coldStarts: [(size: Int, seconds: Double)] = []
+        var completeness: [(size: Int, local: Int, shown: Int, matching: Int, duplicates: Int)] = []
+
+        for size in sizes {
+            print("\n\(Figures.count(size)) tabs")
+            let path = directory + "/sender-\(size).sqlite"
+            var clock = Date()
+            // One seed for every size: the first tabs, and the changes made to them, are the same at each size.
+            try BenchStore.make(atPath: path, tabs: size, seed: 42)
+            print("  store made in \(Figures.ms(Date().timeIntervalSince(clock)))")
+            let sender = try BenchDevice(path: path, name: "Sender \(size)", seed: nil, server: server)
+            clock = Date()
+            let first = try await sender.client.sync()
+            print("  first upload: \(Figures.count(first.uploaded)) records, \(Figures.bytes(Double(sender.transport.totals.bytes))) in \(sender.transport.totals.requests) requests, \(Figures.ms(Date().timeIntervalSince(clock)))")
+
+            // One-tab changes: what each uploads.
+            let browser = try await sender.browsers.browsers()[0].id
+            let tabs = try await sender.tabs.webStateList(in: browser).webStates.map(\.id)
+            var pages = PageGenerator(seed: 5)
+            var sizesOfChanges: [Int] = []
+            for _ in 0..<changes {
+                let before = sender.transport.totals.bytes
+                try await sender.histories.commit(
+                    NavigationItem(url: pages.url(), title: pages.title()), in: tabs[pages.int(0...min(99, tabs.count - 1))])
+                try await sender.client.sync()
+                sizesOfChanges.append(sender.transport.totals.bytes - before)
+            }
+            let firefox = try FirefoxRecord.size(ofStoreAt: path)
+            let mean = Double(sizesOfChanges.reduce(0, +)) / Double(max(1, sizesOfChanges.count))
+            perChange.append((size, mean, sizesOfChanges.max() ?? 0, firefox.bytes, firefox.keptUnderCap))
+            print("  one-tab change: mean \(Figures.bytes(mean)), max \(Figures.bytes(Double(sizesOfChanges.max() ?? 0))) over \(changes); Firefox's whole list: \(Figures.bytes(Double(firefox.bytes))) (\(Figures.count(firefox.keptUnderCap)) of \(Figures.count(firefox.tabs)) tabs under its 2 MB cap)")
+
+            // A newly paired device: from pairing to every tab shown.
+            clock = Date()
+            let newcomer = try BenchDevice(
+                path: directory + "/newcomer-\(size).sqlite", name: "Newcomer", seed: sender.credentials.seed, server: server)
+            try await newcomer.client.sync()
+            let (remote, duplicates) = try newcomer.remoteTabs()
+            let seconds = Date().timeIntervalSince(clock)
+            coldStarts.append((size, seconds))
+            let local = try sender.openTabs()
+            let matching = local.filter { remote[$0.key] == $0.value }.count
+            completeness.append((size, local.count, remote.count, matching, duplicates))
+            print("  cold start: \(Figures.count(remote.count)) tabs shown in \(Figures.ms(seconds)); \(Figures.count(matching)) of \(Figures.count(local.count)) match the sender's")
+            sender.close()
+            newcomer.close()
+        }
+
+        // Propagation with both devices connected.
+        print("\npropagation: \(Figures.count(propagationChanges)) changes at \(Figures.count(propagationTabs)) tabs")
+        let senderPath = directory + "/propagation-sender.sqlite"
+        try BenchStore.make(atPath: senderPath, tabs: propagationTabs, seed: 3)
+        let sender = try BenchDevice(path: senderPath, name: "Laptop", seed: nil, server: server, debounce: .zero)
+        let receiver = try BenchDevice(
+            path: directory + "/propagation-receiver.sqlite", name: "Phone", seed: sender.credentials.seed, server: server)
+        try await sender.client.sync()
+        try await receiver.client.sync()
+        let (latencies, lostChanges) = try await Propagation.measure(
+            sender: sender, receiver: receiver, changes: propagationChanges)
+        sender.close()
+        receiver.close()
+        let p50 = Figures.percentile(latencies, 50), p99 = Figures.percentile(latencies, 99)
+        print("  p50 \(Figures.ms(p50)), p99 \(Figures.ms(p99)), max \(Figures.ms(latencies.max() ?? 0)); \(lostChanges) not shown within 10 s")
+
+        // Crash safety.
+        print("\ncrash safety: \(kills) SIGKILLs of a syncing client")
+        let executable = CommandLine.arguments[0].hasPrefix("/")
+            ? CommandLine.arguments[0] : FileManager.default.currentDirectoryPath + "/" + CommandLine.arguments[0]
+        let crash = try await CrashSafety.run(kills: kills, tabs: 200, server: server, directory: directory, executable: executable)
+        print("  \(crash.kills) killed, \(crash.failedChildren) ended otherwise; \(Figures.count(crash.committed)) changes committed locally; \(crash.tabs) open tabs: \(crash.lost) lost or stale on the server, \(crash.duplicated) duplicated")
+
+        // Goals.
+        print("\nGoals (issue 19):")
+        let at10k = perChange.first { $0.size == 10_000 }
+        let means = perChange.map(\.mean)
+        let flatness = (means.max() ?? 0) / max(1, means.min() ?? 1)
+        print(Figures.goal(
+            (at10k?.mean ?? .infinity) <= 4096 && flatness <= 1.2,
+            "bytes uploaded per one-tab change <= 4 KB at 10,000 tabs, flat (<= 1.2x) from 100 to 100,000: "
+                + perChange.map { "\(Figures.count($0.size)): \(Figures.bytes($0.mean)) (Firefox's whole list \(Figures.bytes(Double($0.firefox))))" }
+                    .joined(separator: "; ") + String(format: "; spread %.2fx", flatness)
+                + (at10k == nil ? " (10,000 not measured)" : "")))
+        print(Figures.goal(
+            p50 <= 0.25 && p99 <= 1 && lostChanges == 0 && latencies.count >= 1000,
+            "propagation from a commit on A to B's consumer, debounce excluded: p50 <= 250 ms, p99 <= 1 s over >= 1,000 changes: "
+                + "p50 \(Figures.ms(p50)), p99 \(Figures.ms(p99)) over \(latencies.count) (\(lostChanges) lost)"))
+        let cold10k = coldStarts.first { $0.size == 10_000 }
+        print(Figures.goal(
+            (cold10k?.seconds ?? .infinity) <= 2,
+            "cold start: a newly paired device shows a 10,000-tab session within 2 s: "
+                + coldStarts.map { "\(Figures.count($0.size)): \(Figures.ms($0.seconds))" }.joined(separator: "; ")))
+        let large = completeness.filter { $0.size >= 10_000 }
+        print(Figures.goal(
+            large.count >= 2 && completeness.allSatisfy { $0.matching == $0.local && $0.shown == $0.local && $0.duplicates == 0 },
+            "completeness: 100% of tabs visible on the other device at 10,000 and 100,000 tabs, none trimmed: "
+                + completeness.map { "\(Figures.count($0.size)): \(Figures.count($0.matching)) of \(Figures.count($0.local))" }
+                    .joined(separator: "; ")))
+        print(Figures.goal(
+            crash.kills >= 200 && crash.lost == 0 && crash.duplicated == 0 && crash.failedChildren == 0,
+            "crash safety: 200 SIGKILLs of a syncing client lose and duplicate nothing: \(crash.kills) kills, "
+                + "\(crash.lost) lost, \(crash.duplicated) duplicated"))
+    }
+}
