@@ -12,7 +12,7 @@ import SessionStorage
 /// sees sizes, ids and times only.
 ///
 /// ## Topics
-/// - ``init(storage:keyStore:serverURL:transport:configuration:)``
+/// - ``init(storage:keyStore:serverURL:transport:configuration:deviceName:)``
 /// - ``sync()``
 /// - ``run()``
 /// - ``status``
@@ -64,7 +64,8 @@ public actor SyncClient {
         {
             try storage.enable(
                 accountID: credentials.account.accountID, deviceID: credentials.device.deviceID,
-                deviceName: deviceName ?? state.deviceName, formFactor: state.formFactor)
+                deviceName: deviceName ?? (state.deviceName.isEmpty ? credentials.deviceName : state.deviceName),
+                formFactor: state.formFactor == "unknown" ? credentials.formFactor : state.formFactor)
         }
         try storage.setServerURL(serverURL.absoluteString)
         self.storage = storage

@@ -13,13 +13,23 @@ public struct SyncCredentials: Sendable {
     /// so a store brought back from a snapshot or a backup never reuses a version
     /// it had already sent.
     public var versionFloor: Int64
+    /// The device's name and form factor, kept with the keys too, so that a store
+    /// made again (by `recover`, say) names the device as before.
+    public var deviceName: String
+    /// `desktop`, `phone`, `tablet` or `unknown`.
+    public var formFactor: String
 
     /// Credentials of `device` in the account of `seed`.
-    public init(seed: SyncSeed, device: DeviceIdentity, versionFloor: Int64 = 1) {
+    public init(
+        seed: SyncSeed, device: DeviceIdentity, versionFloor: Int64 = 1, deviceName: String = "",
+        formFactor: String = "unknown"
+    ) {
         self.seed = seed
         self.account = AccountKeys(seed: seed)
         self.device = device
         self.versionFloor = versionFloor
+        self.deviceName = deviceName
+        self.formFactor = formFactor
     }
 }
 

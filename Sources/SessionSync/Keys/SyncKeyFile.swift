@@ -24,12 +24,16 @@ public struct SyncKeyFile: SyncKeyStore {
         var deviceID: String
         var deviceKey: String
         var versionFloor: Int64
+        var deviceName: String?
+        var formFactor: String?
 
         enum CodingKeys: String, CodingKey {
             case format, version, seed
             case deviceID = "device_id"
             case deviceKey = "device_key"
             case versionFloor = "version_floor"
+            case deviceName = "device_name"
+            case formFactor = "form_factor"
         }
     }
 
@@ -57,14 +61,17 @@ public struct SyncKeyFile: SyncKeyStore {
             throw SyncError.invalidKeys(path: path, reason: "its device key is not base64")
         }
         let device = try DeviceIdentity(deviceID: contents.deviceID, keyBytes: keyBytes, path: path)
-        return SyncCredentials(seed: seed, device: device, versionFloor: max(1, contents.versionFloor))
+        return SyncCredentials(
+            seed: seed, device: device, versionFloor: max(1, contents.versionFloor),
+            deviceName: contents.deviceName ?? "", formFactor: contents.formFactor ?? "unknown")
     }
 
     public func save(_ credentials: SyncCredentials) throws {
         let contents = Contents(
             seed: credentials.seed.text, deviceID: credentials.device.deviceID,
             deviceKey: credentials.device.signingKey.rawRepresentation.base64EncodedString(),
-            versionFloor: credentials.versionFloor)
+            versionFloor: credentials.versionFloor, deviceName: credentials.deviceName,
+            formFactor: credentials.formFactor)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         let data = try encoder.encode(contents)

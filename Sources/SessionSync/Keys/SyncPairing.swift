@@ -16,18 +16,22 @@ public enum SyncPairing {
         storage: SyncStorage, keyStore: any SyncKeyStore, seed: SyncSeed? = nil, deviceName: String,
         formFactor: String = "desktop"
     ) throws -> SyncCredentials {
-        if let existing = try keyStore.load() {
+        if var existing = try keyStore.load() {
             guard seed == nil || seed == existing.seed else {
                 throw SyncError.invalidKeys(
                     path: (keyStore as? SyncKeyFile)?.path ?? "the key store",
                     reason: "they belong to account \(existing.account.accountID); remove them to pair with another account")
             }
+            existing.deviceName = deviceName
+            existing.formFactor = formFactor
+            try keyStore.save(existing)
             try storage.enable(
                 accountID: existing.account.accountID, deviceID: existing.device.deviceID, deviceName: deviceName,
                 formFactor: formFactor)
             return existing
         }
-        let credentials = SyncCredentials(seed: seed ?? .generate(), device: .generate())
+        let credentials = SyncCredentials(
+            seed: seed ?? .generate(), device: .generate(), deviceName: deviceName, formFactor: formFactor)
         try keyStore.save(credentials)
         try storage.enable(
             accountID: credentials.account.accountID, deviceID: credentials.device.deviceID, deviceName: deviceName,

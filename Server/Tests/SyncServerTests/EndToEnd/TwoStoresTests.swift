@@ -138,6 +138,24 @@ struct TwoStoresTests {
             try await laptop.client.sync()
             try await phone.client.sync()
             #expect(try phone.remoteURLs()["Laptop"] == ["https://old.example/"])
+
+            // And after `recover` into a new file: its sync tables start empty, the client
+            // (with the same keys) turns sync on again, sends everything, and the server
+            // still sees every version as new.
+            try await laptop.tabs.insert(
+                WebState(), in: window, params: .automatic(), navigatingTo: NavigationItem(url: "https://later.example/"))
+            try await laptop.client.sync()
+            let recovered = laptop.directory.appendingPathComponent("recovered.sqlite").path
+            try SessionStoreFile.recover(from: laptop.path, to: recovered)
+            let database = try await SessionDatabase.open(atPath: recovered)
+            defer { try? database.close() }
+            let storage = SyncStorage(database: database)
+            #expect(try !storage.state().isEnabled)
+            try await SessionStore.SQLiteWebStateListRepository(database: database).close(in: window, at: 0)
+            let client = try SyncClient(storage: storage, keyStore: laptop.keys, serverURL: server.process.baseURL)
+            try await client.sync()
+            try await phone.client.sync()
+            #expect(try phone.remoteURLs() == ["Laptop": ["https://later.example/"]])
         }
     }
 }
