@@ -132,19 +132,20 @@ FROM sync_remote_tabs AS t
 LEFT JOIN sync_remote_devices AS d ON d.device_id = t.device_id
 LEFT JOIN sync_remote_groups AS g ON g.device_id = t.device_id AND g.group_id = t.group_id;
 
+-- Each tab's record kind: 'closed' when it or its window is in recently closed, else 'tab'.
+CREATE VIEW sync_tab_kinds AS
+SELECT t.id,
+       CASE WHEN t.closed_entry_id IS NOT NULL OR b.closed_entry_id IS NOT NULL THEN 'closed' ELSE 'tab' END AS kind
+FROM tabs AS t LEFT JOIN browsers AS b ON b.id = t.browser_id;
+
 -- The outbox marks. Each one is an upsert: a record marked again moves its
 -- generation on. `WHERE true` keeps SQLite from reading ON CONFLICT as a join clause.
 
--- A tab's kind: 'closed' when it or its window is in recently closed, else 'tab'.
 CREATE TRIGGER sync_after_tab_insert AFTER INSERT ON tabs
 WHEN (SELECT enabled FROM sync_state WHERE id = 1) = 1
 BEGIN
     INSERT INTO sync_outbox (kind, local_id, marked_at)
-    SELECT CASE WHEN new.closed_entry_id IS NOT NULL
-                  OR (SELECT closed_entry_id FROM browsers WHERE id = new.browser_id) IS NOT NULL
-                THEN 'closed' ELSE 'tab' END,
-           new.id, strftime('%Y-%m-%d %H:%M:%f', 'now')
-    WHERE true
+    SELECT kind, id, strftime('%Y-%m-%d %H:%M:%f', 'now') FROM sync_tab_kinds WHERE id = new.id
     ON CONFLICT (kind, local_id) DO UPDATE SET generation = generation + 1;
     INSERT INTO sync_outbox (kind, local_id, marked_at) VALUES ('device', 'device', strftime('%Y-%m-%d %H:%M:%f', 'now'))
     ON CONFLICT (kind, local_id) DO UPDATE SET generation = generation + 1;
@@ -160,11 +161,7 @@ WHEN (SELECT enabled FROM sync_state WHERE id = 1) = 1
 BEGIN
     -- The tab as it is now.
     INSERT INTO sync_outbox (kind, local_id, marked_at)
-    SELECT CASE WHEN new.closed_entry_id IS NOT NULL
-                  OR (SELECT closed_entry_id FROM browsers WHERE id = new.browser_id) IS NOT NULL
-                THEN 'closed' ELSE 'tab' END,
-           new.id, strftime('%Y-%m-%d %H:%M:%f', 'now')
-    WHERE true
+    SELECT kind, id, strftime('%Y-%m-%d %H:%M:%f', 'now') FROM sync_tab_kinds WHERE id = new.id
     ON CONFLICT (kind, local_id) DO UPDATE SET generation = generation + 1;
     -- Moved between a window and recently closed, or renamed: both kinds of the old id.
     INSERT INTO sync_outbox (kind, local_id, marked_at)
@@ -196,27 +193,21 @@ CREATE TRIGGER sync_after_entry_insert AFTER INSERT ON navigation_entries
 WHEN (SELECT enabled FROM sync_state WHERE id = 1) = 1
 BEGIN
     INSERT INTO sync_outbox (kind, local_id, marked_at)
-    SELECT CASE WHEN t.closed_entry_id IS NOT NULL OR b.closed_entry_id IS NOT NULL THEN 'closed' ELSE 'tab' END,
-           t.id, strftime('%Y-%m-%d %H:%M:%f', 'now')
-    FROM tabs AS t LEFT JOIN browsers AS b ON b.id = t.browser_id WHERE t.id = new.tab_id
+    SELECT kind, id, strftime('%Y-%m-%d %H:%M:%f', 'now') FROM sync_tab_kinds WHERE id = new.tab_id
     ON CONFLICT (kind, local_id) DO UPDATE SET generation = generation + 1;
 END;
 CREATE TRIGGER sync_after_entry_update AFTER UPDATE ON navigation_entries
 WHEN (SELECT enabled FROM sync_state WHERE id = 1) = 1
 BEGIN
     INSERT INTO sync_outbox (kind, local_id, marked_at)
-    SELECT CASE WHEN t.closed_entry_id IS NOT NULL OR b.closed_entry_id IS NOT NULL THEN 'closed' ELSE 'tab' END,
-           t.id, strftime('%Y-%m-%d %H:%M:%f', 'now')
-    FROM tabs AS t LEFT JOIN browsers AS b ON b.id = t.browser_id WHERE t.id IN (new.tab_id, old.tab_id)
+    SELECT kind, id, strftime('%Y-%m-%d %H:%M:%f', 'now') FROM sync_tab_kinds WHERE id IN (new.tab_id, old.tab_id)
     ON CONFLICT (kind, local_id) DO UPDATE SET generation = generation + 1;
 END;
 CREATE TRIGGER sync_after_entry_delete AFTER DELETE ON navigation_entries
 WHEN (SELECT enabled FROM sync_state WHERE id = 1) = 1
 BEGIN
     INSERT INTO sync_outbox (kind, local_id, marked_at)
-    SELECT CASE WHEN t.closed_entry_id IS NOT NULL OR b.closed_entry_id IS NOT NULL THEN 'closed' ELSE 'tab' END,
-           t.id, strftime('%Y-%m-%d %H:%M:%f', 'now')
-    FROM tabs AS t LEFT JOIN browsers AS b ON b.id = t.browser_id WHERE t.id = old.tab_id
+    SELECT kind, id, strftime('%Y-%m-%d %H:%M:%f', 'now') FROM sync_tab_kinds WHERE id = old.tab_id
     ON CONFLICT (kind, local_id) DO UPDATE SET generation = generation + 1;
 END;
 CREATE TRIGGER sync_after_opener_insert AFTER INSERT ON tab_openers

@@ -182,7 +182,7 @@ public final class SyncStorage: Sendable {
                     result.skipped += 1
                     continue
                 }
-                try SyncRows.removeRemote(db, recordID: record.recordID)
+                if held != nil { try SyncRows.removeRemote(db, recordID: record.recordID) }
                 if let (content, payload) = record.content {
                     try SyncRows.storeRemote(db, record: record, content: content, payload: payload)
                     result.applied += 1

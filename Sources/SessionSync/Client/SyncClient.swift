@@ -217,14 +217,10 @@ public actor SyncClient {
         let local = Set(try storage.markEverything().map { entry in
             sealer.account.recordID(kind: entry.kind, localID: entry.kind == .device ? deviceID : entry.localID)
         })
+        // One pass over everything the server holds: this device's records are noted,
+        // the other devices' applied (so a new device downloads the account once).
         var live: [String: Bool] = [:]
-        var cursor: Int64 = 0
-        while true {
-            let changes = try await server.changes(after: cursor, wait: 0)
-            for change in changes.records where change.deviceID == deviceID { live[change.id] = !change.tombstone }
-            cursor = changes.cursor
-            if !changes.more { break }
-        }
+        try await fetch(after: 0, wait: 0, into: &report) { change in live[change.id] = !change.tombstone }
         let stale = live.filter { $0.value && !local.contains($0.key) }.map(\.key).sorted()
         var start = 0
         while start < stale.count {
@@ -259,14 +255,21 @@ public actor SyncClient {
 
     // MARK: - Fetch
 
-    private func fetch(wait: Int, into report: inout SyncReport) async throws {
-        var cursor = try storage.state().cursor
+    /// Fetches what the server holds after the store's cursor (or after `start`),
+    /// opens and applies the other devices' records, and hands this device's own
+    /// to `own`.
+    private func fetch(
+        after start: Int64? = nil, wait: Int, into report: inout SyncReport,
+        own ownRecord: (SyncAPI.ChangedRecord) -> Void = { _ in }
+    ) async throws {
+        var cursor = try start ?? storage.state().cursor
         var waiting = wait
         let own = credentials.device.deviceID
         while true {
             let changes = try await server.changes(after: cursor, wait: waiting)
             waiting = 0
             var received: [SyncReceivedRecord] = []
+            for change in changes.records where change.deviceID == own { ownRecord(change) }
             for change in changes.records where change.deviceID != own {
                 let modified = Date(timeIntervalSince1970: Double(change.modifiedAt))
                 if change.tombstone {
