@@ -52,7 +52,9 @@ INSERT INTO sync_state (id) VALUES (1);
 CREATE TABLE sync_outbox (
     kind TEXT NOT NULL CHECK (kind IN ('device', 'tab', 'group', 'closed')),
     local_id TEXT NOT NULL,
-    generation INTEGER NOT NULL DEFAULT 1,
+    -- Random at each insert, so a record deleted by an acknowledgement and marked
+    -- again never takes the generation an older upload will acknowledge.
+    generation INTEGER NOT NULL DEFAULT (abs(random() % 4611686018427387904)),
     marked_at TEXT NOT NULL,
     PRIMARY KEY (kind, local_id)
 ) WITHOUT ROWID;
@@ -268,6 +270,11 @@ BEGIN
     SELECT kinds.kind, t.id, strftime('%Y-%m-%d %H:%M:%f', 'now')
     FROM tabs AS t, (SELECT 'tab' AS kind UNION ALL SELECT 'closed') AS kinds
     WHERE t.browser_id = new.id AND new.closed_entry_id IS NOT old.closed_entry_id
+    ON CONFLICT (kind, local_id) DO UPDATE SET generation = generation + 1;
+    -- Its groups are published only while it is open.
+    INSERT INTO sync_outbox (kind, local_id, marked_at)
+    SELECT 'group', g.id, strftime('%Y-%m-%d %H:%M:%f', 'now') FROM tab_groups AS g
+    WHERE g.browser_id = new.id AND new.closed_entry_id IS NOT old.closed_entry_id
     ON CONFLICT (kind, local_id) DO UPDATE SET generation = generation + 1;
 END;
 CREATE TRIGGER sync_after_browser_delete AFTER DELETE ON browsers

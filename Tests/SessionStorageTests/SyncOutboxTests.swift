@@ -119,6 +119,34 @@ import Testing
         #expect(device.windows.isEmpty && device.name == "Laptop")
     }
 
+    @Test func aWindowThatClosesOrReopens_marksItsGroups() throws {
+        let store = try TemporaryStore.onDisk()
+        let (browser, _) = try store.seed("| a* [ 0 b c ]")
+        let sync = try enabled(store)
+        let group = try #require(try PlainSQLite.strings("SELECT id FROM tab_groups", atPath: store.path!).first)
+        try sync.acknowledge(sync.pending(limit: 100).map(\.entry))
+        try store.browsers.closeBrowser(browser)
+        let closing = try sync.pending(limit: 100)
+        #expect(closing.contains { $0.entry.kind == .group && $0.entry.localID == group && $0.content == nil })
+        try sync.acknowledge(closing.map(\.entry))
+        let entry = try #require(try SQLiteRecentlyClosedRepository(database: store.database).entries().first)
+        try SQLiteRecentlyClosedRepository(database: store.database).restore(entry.id)
+        let reopened = try sync.pending(limit: 100)
+        #expect(reopened.contains { $0.entry.kind == .group && $0.content != nil })
+    }
+
+    @Test func anotherServer_startsTheCursorAgain_andAFullSync() throws {
+        let store = try TemporaryStore.onDisk()
+        let sync = try enabled(store)
+        try sync.setServerURL("https://one.example")
+        try sync.fullSyncDone()
+        try sync.apply([], cursor: 40)
+        try sync.setServerURL("https://one.example")
+        #expect(try sync.state().cursor == 40 && !sync.state().fullSyncNeeded)
+        try sync.setServerURL("https://two.example")
+        #expect(try sync.state().cursor == 0 && sync.state().fullSyncNeeded)
+    }
+
     @Test func versions_neverGoBelowTheFloor() throws {
         let store = try TemporaryStore.onDisk()
         let sync = try enabled(store)

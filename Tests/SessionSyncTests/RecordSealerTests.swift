@@ -27,7 +27,8 @@ import Testing
         let sealer = RecordSealer(account: keys)
         let content = SyncRecordContent.tab(Self.tab(navigations: 3, current: 1))
         let (recordID, sealed) = try sealer.seal(content, localID: "33333333-3333-4333-8333-333333333333", deviceID: Self.device, version: 7)
-        #expect(recordID == keys.recordID(kind: .tab, localID: "33333333-3333-4333-8333-333333333333"))
+        #expect(recordID == keys.recordID(kind: .tab, deviceID: Self.device, localID: "33333333-3333-4333-8333-333333333333"))
+        #expect(recordID != keys.recordID(kind: .tab, deviceID: "22222222-2222-4222-8222-222222222222", localID: "33333333-3333-4333-8333-333333333333"))
         #expect(recordID.count == 32 && sealed.first == 1)
         #expect(sealer.open(sealed, recordID: recordID, deviceID: Self.device, version: 7)?.content == content)
 

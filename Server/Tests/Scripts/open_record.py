@@ -41,7 +41,7 @@ def main() -> int:
             continue
         payload = json.loads(plain)
         local_id = device_id if kind == "device" else payload["id"]
-        expected = hmac.new(id_key, f"{kind}\n{local_id}".encode(), hashlib.sha256).digest()[:16].hex()
+        expected = hmac.new(id_key, f"{kind}\n{device_id}\n{local_id}".encode(), hashlib.sha256).digest()[:16].hex()
         if expected != record_id:
             print("the record id does not match its content", file=sys.stderr)
             return 1

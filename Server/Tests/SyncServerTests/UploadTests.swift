@@ -51,7 +51,7 @@ struct UploadTests {
             let token = try await server.client.token(for: device)
             let tab = UUID().uuidString.lowercased()
             _ = try await server.client.upload([try device.tabRecord(localID: tab, version: 1)], token: token)
-            let id = device.account.recordID(kind: "tab", localID: tab)
+            let id = device.account.recordID(kind: "tab", deviceID: device.id, localID: tab)
             let tombstone: [String: Any] = ["id": id, "version": 2, "tombstone": true]
             #expect(try await server.client.upload([tombstone], token: token).json["cursor"] as? Int == 2)
             let changes = try await server.client.changes(token: token)
@@ -87,8 +87,10 @@ struct UploadTests {
             let otherToken = try await server.client.token(for: other)
             let tab = UUID().uuidString.lowercased()
             _ = try await server.client.upload([try owner.tabRecord(localID: tab, version: 1)], token: ownerToken)
-            let answer = try await server.client.upload(
-                [try other.tabRecord(version: 1), try other.tabRecord(localID: tab, version: 5)], token: otherToken)
+            // The other device writes under the owner's record id (its own id for the tab would differ).
+            var forged = try other.tabRecord(localID: tab, version: 5)
+            forged["id"] = account.recordID(kind: "tab", deviceID: owner.id, localID: tab)
+            let answer = try await server.client.upload([try other.tabRecord(version: 1), forged], token: otherToken)
             #expect(answer.status == 403)
             #expect(try await server.scalar("SELECT count(*) FROM records") == 1)
             #expect(try await server.scalar("SELECT counter FROM accounts") == 1)

@@ -42,6 +42,11 @@ enum SyncRows {
     static func rowsReplaced(_ db: Database) throws {
         guard try db.tableExists("sync_state") else { return }
         try db.execute(sql: "UPDATE sync_state SET full_sync_needed = 1 WHERE id = 1")
+        // A mark, so that a running client's upload loop wakes and starts the full sync.
+        try db.execute(sql: """
+            INSERT INTO sync_outbox (kind, local_id, marked_at)
+            SELECT 'device', 'device', \(now) FROM sync_state WHERE id = 1 AND enabled = 1 \(mark)
+            """)
     }
 
     static func forgetRemote(_ db: Database) throws {

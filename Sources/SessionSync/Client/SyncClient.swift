@@ -43,6 +43,8 @@ public actor SyncClient {
     private let configuration: Configuration
     /// The last status.
     public private(set) var status = SyncStatus()
+    /// Whether an upload is under way.
+    private var uploading = false
 
     /// A client for the store behind `storage`, with the credentials `keyStore` keeps.
     ///
@@ -166,6 +168,11 @@ public actor SyncClient {
     // MARK: - Upload
 
     private func upload(into report: inout SyncReport) async throws {
+        // One upload at a time (the loop and a `sync()` interleave at their awaits):
+        // two would read the same records and send them twice, with two versions.
+        while uploading { try await Task.sleep(for: .milliseconds(10)) }
+        uploading = true
+        defer { uploading = false }
         if try storage.state().fullSyncNeeded { try await fullSync(into: &report) }
         var rounds = 0
         while rounds < 10_000 {
@@ -188,7 +195,8 @@ public actor SyncClient {
                     report.uploadedBytes += sealed.count
                 } else {
                     upload = SyncAPI.UploadRecord(
-                        id: sealer.account.recordID(kind: record.entry.kind, localID: localID), version: version,
+                        id: sealer.account.recordID(kind: record.entry.kind, deviceID: deviceID, localID: localID),
+                        version: version,
                         tombstone: true, expiresAt: nil, sealed: nil)
                 }
                 let size = (upload.sealed?.utf8.count ?? 0) + 128
@@ -215,7 +223,8 @@ public actor SyncClient {
     private func fullSync(into report: inout SyncReport) async throws {
         let deviceID = credentials.device.deviceID
         let local = Set(try storage.markEverything().map { entry in
-            sealer.account.recordID(kind: entry.kind, localID: entry.kind == .device ? deviceID : entry.localID)
+            sealer.account.recordID(
+                kind: entry.kind, deviceID: deviceID, localID: entry.kind == .device ? deviceID : entry.localID)
         })
         // One pass over everything the server holds: this device's records are noted,
         // the other devices' applied (so a new device downloads the account once).
@@ -247,8 +256,11 @@ public actor SyncClient {
         let first = try storage.reserveVersions(count, atLeast: credentials.versionFloor)
         let end = first + Int64(count)
         if end > credentials.versionFloor {
-            credentials.versionFloor = end + configuration.versionBlock
-            try keyStore.save(credentials)
+            // Saved before it is relied on: a failed save leaves the floor as the file has it.
+            var raised = credentials
+            raised.versionFloor = max(end + configuration.versionBlock, (try keyStore.load())?.versionFloor ?? 0)
+            try keyStore.save(raised)
+            credentials = raised
         }
         return first
     }

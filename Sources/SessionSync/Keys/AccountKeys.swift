@@ -39,9 +39,12 @@ public struct AccountKeys: Sendable {
     /// The account's public key, as the server learns it.
     public var publicKey: Data { signingKey.publicKey.rawRepresentation }
 
-    /// The record id of a local record: 32 hex digits of HMAC-SHA256(kind, local id).
-    public func recordID(kind: SyncRecordKind, localID: String) -> String {
-        let code = HMAC<SHA256>.authenticationCode(for: Data("\(kind.rawValue)\n\(localID)".utf8), using: recordIDKey)
+    /// The record id of a device's local record: 32 hex digits of
+    /// HMAC-SHA256(kind, device id, local id). The device is part of it: two devices
+    /// holding the same tab (a session imported on both) publish two records.
+    public func recordID(kind: SyncRecordKind, deviceID: String, localID: String) -> String {
+        let code = HMAC<SHA256>.authenticationCode(
+            for: Data("\(kind.rawValue)\n\(deviceID)\n\(localID)".utf8), using: recordIDKey)
         return Data(code).prefix(16).hexText
     }
 

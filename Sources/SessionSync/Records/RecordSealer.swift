@@ -36,7 +36,7 @@ public struct RecordSealer: Sendable {
     public func seal(
         _ content: SyncRecordContent, localID: String, deviceID: String, version: Int64
     ) throws -> (recordID: String, sealed: Data) {
-        let recordID = account.recordID(kind: content.kind, localID: localID)
+        let recordID = account.recordID(kind: content.kind, deviceID: deviceID, localID: localID)
         let payload = try RecordTrimmer.fitting(content, within: Self.maximumSealedBytes - Self.overhead)
         let box = try ChaChaPoly.seal(
             payload, using: account.recordKey,
@@ -61,7 +61,7 @@ public struct RecordSealer: Sendable {
                 accountID: account.accountID, deviceID: deviceID, recordID: recordID, kind: kind, version: version)
             guard let plain = try? ChaChaPoly.open(box, using: account.recordKey, authenticating: aad) else { continue }
             guard let content = try? SyncRecordContent.decoded(plain, kind: kind),
-                  account.recordID(kind: kind, localID: content.localID(deviceID: deviceID)) == recordID
+                  account.recordID(kind: kind, deviceID: deviceID, localID: content.localID(deviceID: deviceID)) == recordID
             else { return nil }
             return (content, String(decoding: plain, as: UTF8.self))
         }

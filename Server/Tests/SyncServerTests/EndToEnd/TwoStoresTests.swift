@@ -146,7 +146,7 @@ struct TwoStoresTests {
                 WebState(), in: window, params: .automatic(), navigatingTo: NavigationItem(url: "https://later.example/"))
             try await laptop.client.sync()
             let recovered = laptop.directory.appendingPathComponent("recovered.sqlite").path
-            try SessionStoreFile.recover(from: laptop.path, to: recovered)
+            _ = try SessionStoreFile.recover(from: laptop.path, to: recovered)
             let database = try await SessionDatabase.open(atPath: recovered)
             defer { try? database.close() }
             let storage = SyncStorage(database: database)

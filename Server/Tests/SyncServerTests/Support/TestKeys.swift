@@ -28,9 +28,10 @@ struct TestAccount: Sendable {
     /// First 16 bytes of SHA-256 of the public key, as 32 lowercase hex digits.
     var accountID: String { hex(SHA256.hash(data: publicKey).prefix(16)) }
 
-    /// The record id of a local id of `kind`.
-    func recordID(kind: String, localID: String) -> String {
-        let mac = HMAC<SHA256>.authenticationCode(for: Data("\(kind)\n\(localID)".utf8), using: recordIDKey)
+    /// The record id of a device's local id of `kind`.
+    func recordID(kind: String, deviceID: String, localID: String) -> String {
+        let mac = HMAC<SHA256>.authenticationCode(
+            for: Data("\(kind)\n\(deviceID)\n\(localID)".utf8), using: recordIDKey)
         return hex(Data(mac).prefix(16))
     }
 
@@ -86,7 +87,7 @@ struct TestDevice: Sendable {
     /// One upload record of a sealed tab payload.
     func tabRecord(localID: String = UUID().uuidString.lowercased(), version: Int64, title: String = "t",
                    expiresAt: Int64? = nil) throws -> [String: Any] {
-        let recordID = account.recordID(kind: "tab", localID: localID)
+        let recordID = account.recordID(kind: "tab", deviceID: id, localID: localID)
         let payload = try JSONSerialization.data(withJSONObject: ["v": 1, "id": localID, "title": title])
         let sealed = try account.seal(payload, deviceID: id, recordID: recordID, kind: "tab", version: version)
         var record: [String: Any] = [
