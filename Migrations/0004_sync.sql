@@ -40,11 +40,13 @@ CREATE TABLE sync_state (
     cursor INTEGER NOT NULL DEFAULT 0 CHECK (cursor >= 0),
     last_sync_at TEXT,
     last_error TEXT,
-    -- Set when the rows may no longer match what the server holds (a snapshot
-    -- restored, an import that replaced the content, a new pairing): the next
-    -- sync sends every record again and tombstones what the server holds of this
-    -- device that is gone here.
-    full_sync_needed INTEGER NOT NULL DEFAULT 1 CHECK (full_sync_needed IN (0, 1)),
+    -- Above 0 when the rows may no longer match what the server holds (a snapshot
+    -- restored, an import that replaced the content, a new pairing, another
+    -- server): the next sync sends every record again and tombstones what the
+    -- server holds of this device that is gone here. Each request sets a new
+    -- random value (a restored snapshot brings back an old one), and a full sync
+    -- clears only the value it saw when it started.
+    full_sync_needed INTEGER NOT NULL DEFAULT 1 CHECK (full_sync_needed >= 0),
     CHECK (enabled = 0 OR (account_id IS NOT NULL AND device_id IS NOT NULL))
 );
 INSERT INTO sync_state (id) VALUES (1);

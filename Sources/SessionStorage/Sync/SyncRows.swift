@@ -15,7 +15,7 @@ enum SyncRows {
         return SyncState(
             isEnabled: row[0], accountID: row[1], deviceID: row[2], deviceName: row[3], formFactor: row[4],
             serverURL: row[5], nextVersion: row[6], cursor: row[7], lastSyncAt: lastSync.flatMap(StoredTime.date),
-            lastError: row[9], pendingCount: row[10], fullSyncNeeded: row[11])
+            lastError: row[9], pendingCount: row[10], fullSyncNeeded: (row[11] as Int64) > 0)
     }
 
     private static let mark = "ON CONFLICT (kind, local_id) DO UPDATE SET generation = generation + 1"
@@ -41,7 +41,7 @@ enum SyncRows {
     /// `--replace`): the next sync must compare them with what the server holds.
     static func rowsReplaced(_ db: Database) throws {
         guard try db.tableExists("sync_state") else { return }
-        try db.execute(sql: "UPDATE sync_state SET full_sync_needed = 1 WHERE id = 1")
+        try db.execute(sql: "UPDATE sync_state SET full_sync_needed = 1 + abs(random() % 4611686018427387903) WHERE id = 1")
         // A mark, so that a running client's upload loop wakes and starts the full sync.
         try db.execute(sql: """
             INSERT INTO sync_outbox (kind, local_id, marked_at)

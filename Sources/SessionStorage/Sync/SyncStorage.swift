@@ -20,7 +20,7 @@ internal import GRDB
 /// - ``reserveVersions(_:atLeast:)``
 /// - ``acknowledge(_:)``
 /// - ``markEverything()``
-/// - ``fullSyncDone()``
+/// - ``fullSyncDone(request:)``
 /// ### Other devices
 /// - ``apply(_:cursor:)``
 /// - ``remoteDevices()``
@@ -54,7 +54,7 @@ public final class SyncStorage: Sendable {
             try db.execute(
                 sql: """
                     UPDATE sync_state SET enabled = 1, account_id = ?, device_id = ?, device_name = ?,
-                        form_factor = ?, last_error = NULL, full_sync_needed = 1 WHERE id = 1
+                        form_factor = ?, last_error = NULL, full_sync_needed = 1 + abs(random() % 4611686018427387903) WHERE id = 1
                     """,
                 arguments: [accountID, deviceID, deviceName, formFactor])
             if !sameDevice {
@@ -76,20 +76,27 @@ public final class SyncStorage: Sendable {
     }
 
     /// Marks every record this device publishes, and lists every record the
-    /// outbox then holds: the start of a full sync.
-    public func markEverything() throws -> [SyncOutboxEntry] {
+    /// outbox then holds: the start of a full sync. `request` names the requests
+    /// for a full sync that this one answers (see ``fullSyncDone(request:)``).
+    public func markEverything() throws -> (entries: [SyncOutboxEntry], request: Int64) {
         try database.mutate { db in
             try SyncRows.markEverything(db)
-            return try Row.fetchAll(db, sql: "SELECT kind, local_id, generation FROM sync_outbox").map { row in
+            let entries = try Row.fetchAll(db, sql: "SELECT kind, local_id, generation FROM sync_outbox").map { row in
                 SyncOutboxEntry(kind: SyncRecordKind(rawValue: row[0]) ?? .tab, localID: row[1], generation: row[2])
             }
+            let request = try Int64.fetchOne(db, sql: "SELECT full_sync_needed FROM sync_state WHERE id = 1") ?? 0
+            return (entries, request)
         }
     }
 
-    /// Records that a full sync ended: the server holds what the rows hold.
-    public func fullSyncDone() throws {
+    /// Records that a full sync ended: the server holds what the rows held when it
+    /// started. A request made since (a snapshot restored meanwhile) stays, and the
+    /// next sync is a full one again.
+    public func fullSyncDone(request: Int64) throws {
         try database.mutate { db in
-            try db.execute(sql: "UPDATE sync_state SET full_sync_needed = 0 WHERE id = 1")
+            try db.execute(
+                sql: "UPDATE sync_state SET full_sync_needed = 0 WHERE id = 1 AND full_sync_needed = ?",
+                arguments: [request])
         }
     }
 
@@ -102,7 +109,7 @@ public final class SyncStorage: Sendable {
             guard last != url else { return }
             try db.execute(sql: "UPDATE sync_state SET server_url = ? WHERE id = 1", arguments: [url])
             if last != nil {
-                try db.execute(sql: "UPDATE sync_state SET cursor = 0, full_sync_needed = 1 WHERE id = 1")
+                try db.execute(sql: "UPDATE sync_state SET cursor = 0, full_sync_needed = 1 + abs(random() % 4611686018427387903) WHERE id = 1")
                 try SyncRows.forgetRemote(db)
             }
         }

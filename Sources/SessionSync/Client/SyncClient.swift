@@ -45,6 +45,11 @@ public actor SyncClient {
     public private(set) var status = SyncStatus()
     /// Whether an upload is under way.
     private var uploading = false
+    /// Syncs under way (the two loops of ``run()`` and ``sync()`` may overlap).
+    private var running = 0
+    /// What the last upload and the last fetch failed with, if they did.
+    private var uploadError: SyncError?
+    private var fetchError: SyncError?
 
     /// A client for the store behind `storage`, with the credentials `keyStore` keeps.
     ///
@@ -81,7 +86,7 @@ public actor SyncClient {
     /// Uploads everything pending, then fetches everything new.
     @discardableResult
     public func sync() async throws -> SyncReport {
-        try await syncing { report in
+        try await syncing(.both) { report in
             try await self.upload(into: &report)
             try await self.fetch(wait: 0, into: &report)
         }
@@ -112,7 +117,7 @@ public actor SyncClient {
         for await pending in signals where pending > 0 {
             do {
                 try await Task.sleep(for: configuration.debounce)
-                try await syncing { report in try await self.upload(into: &report) }
+                try await syncing(.upload) { report in try await self.upload(into: &report) }
                 failures = 0
             } catch is CancellationError {
                 return
@@ -128,7 +133,7 @@ public actor SyncClient {
         var failures = 0
         while !Task.isCancelled {
             do {
-                try await syncing { report in
+                try await syncing(.fetch) { report in
                     try await self.fetch(wait: self.configuration.longPollSeconds, into: &report)
                 }
                 failures = 0
@@ -145,24 +150,42 @@ public actor SyncClient {
         .milliseconds(min(30_000, 250 << min(failures, 7)))
     }
 
+    /// What a sync does: the loops of ``run()`` each do one part, ``sync()`` both.
+    private enum Part {
+        case upload, fetch, both
+    }
+
+    /// Runs one sync and keeps ``status`` (and the store's last error) up to date.
+    /// A part's success clears that part's error only: a fetch that succeeds does
+    /// not hide an upload that keeps failing.
     @discardableResult
-    private func syncing(_ body: (inout SyncReport) async throws -> Void) async throws -> SyncReport {
+    private func syncing(_ part: Part, _ body: (inout SyncReport) async throws -> Void) async throws -> SyncReport {
+        running += 1
         status.isSyncing = true
+        defer {
+            running -= 1
+            status.isSyncing = running > 0
+        }
         var report = SyncReport()
+        var failure: (any Error)?
         do {
             try await body(&report)
-            try storage.recordResult(error: nil)
-            let state = try storage.state()
-            status = SyncStatus(lastSyncAt: state.lastSyncAt, pendingCount: state.pendingCount)
-            return report
         } catch {
-            let failure = (error as? SyncError) ?? SyncError.unreachable(error.localizedDescription)
-            if !(error is CancellationError) { try? storage.recordResult(error: failure.errorDescription) }
-            status.lastError = failure
-            status.isSyncing = false
-            status.pendingCount = (try? storage.state().pendingCount) ?? status.pendingCount
-            throw error
+            failure = error
         }
+        if !(failure is CancellationError) {
+            let error = failure.map { ($0 as? SyncError) ?? SyncError.unreachable($0.localizedDescription) }
+            if part != .fetch { uploadError = error }
+            if part != .upload { fetchError = error }
+            let shown = uploadError ?? fetchError
+            try? storage.recordResult(error: shown?.errorDescription)
+            let state = try? storage.state()
+            status.lastSyncAt = state?.lastSyncAt ?? status.lastSyncAt
+            status.pendingCount = state?.pendingCount ?? status.pendingCount
+            status.lastError = shown
+        }
+        if let failure { throw failure }
+        return report
     }
 
     // MARK: - Upload
@@ -222,7 +245,8 @@ public actor SyncClient {
     /// floor kept with the keys keeps every version new to the server.
     private func fullSync(into report: inout SyncReport) async throws {
         let deviceID = credentials.device.deviceID
-        let local = Set(try storage.markEverything().map { entry in
+        let (marked, request) = try storage.markEverything()
+        let local = Set(marked.map { entry in
             sealer.account.recordID(
                 kind: entry.kind, deviceID: deviceID, localID: entry.kind == .device ? deviceID : entry.localID)
         })
@@ -242,7 +266,7 @@ public actor SyncClient {
             report.uploaded += records.count
             start += chunk.count
         }
-        try storage.fullSyncDone()
+        try storage.fullSyncDone(request: request)
     }
 
     private func send(_ batch: [(SyncAPI.UploadRecord, SyncOutboxEntry)]) async throws {

@@ -174,7 +174,7 @@ struct StoredTable {
                 Column("cursor", .integer(0...Int64.max)),
                 Column("last_sync_at", .time, optional: true),
                 Column("last_error", text, optional: true),
-                Column("full_sync_needed", .integer(0...1)),
+                Column("full_sync_needed", .integer(0...Int64.max)),
             ]),
             StoredTable(name: "sync_outbox", columns: [
                 Column("kind", kinds),
