@@ -2,24 +2,6 @@ import Foundation
 
 /// The bodies of the server's API, version 1 (docs/sync-protocol.md, "HTTP API").
 enum SyncAPI {
-    struct Info: Codable {
-        var version: Int
-        var maxRecordBytes: Int
-        var maxBatchRecords: Int
-        var maxBatchBytes: Int
-        var maxWaitSeconds: Int
-        var tokenLifetimeSeconds: Int
-
-        enum CodingKeys: String, CodingKey {
-            case version
-            case maxRecordBytes = "max_record_bytes"
-            case maxBatchRecords = "max_batch_records"
-            case maxBatchBytes = "max_batch_bytes"
-            case maxWaitSeconds = "max_wait_seconds"
-            case tokenLifetimeSeconds = "token_lifetime_seconds"
-        }
-    }
-
     struct Registration: Codable {
         var accountID: String
         var accountKey: String
@@ -101,22 +83,6 @@ enum SyncAPI {
         var records: [ChangedRecord]
         var cursor: Int64
         var more: Bool
-    }
-
-    struct Device: Codable {
-        var deviceID: String
-        var registeredAt: Int64?
-        var lastSeenAt: Int64?
-
-        enum CodingKeys: String, CodingKey {
-            case deviceID = "device_id"
-            case registeredAt = "registered_at"
-            case lastSeenAt = "last_seen_at"
-        }
-    }
-
-    struct Devices: Codable {
-        var devices: [Device]
     }
 
     struct Failure: Codable {

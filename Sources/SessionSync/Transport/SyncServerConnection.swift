@@ -27,11 +27,6 @@ actor SyncServerConnection {
         return components.url!
     }
 
-    /// The server's limits.
-    func info() async throws -> SyncAPI.Info {
-        try decode(try await checked(transport.send(SyncHTTPRequest(method: "GET", url: url("v1/info")))))
-    }
-
     /// Registers this device in its account (again is harmless).
     func register() async throws {
         guard !registered else { return }
@@ -95,13 +90,6 @@ actor SyncServerConnection {
         let response = try await authorized(SyncHTTPRequest(
             method: "GET", url: url("v1/changes", query: query), timeout: TimeInterval(wait + 30)))
         return try decode(response)
-    }
-
-    /// The account's devices as the server knows them.
-    func devices() async throws -> [SyncAPI.Device] {
-        let response = try await authorized(SyncHTTPRequest(method: "GET", url: url("v1/devices")))
-        let devices: SyncAPI.Devices = try decode(response)
-        return devices.devices
     }
 
     private func checked(_ response: SyncHTTPResponse) throws -> SyncHTTPResponse {
