@@ -68,7 +68,8 @@ enum SyncRows {
         }
     }
 
-    private static func milliseconds(_ text: String?) -> Int64 {
+    /// A stored time as milliseconds since 1970 (0 for one that cannot be read).
+    static func milliseconds(_ text: String?) -> Int64 {
         guard let text, let date = StoredTime.date(text) else { return 0 }
         return Int64((date.timeIntervalSince1970 * 1000).rounded())
     }

@@ -3,7 +3,7 @@ internal import GRDB
 
 /// The navigations a synced tab carries: from current−6 to current+5 (as Chrome
 /// syncs them), without the pages that never leave the device.
-enum SyncedHistory {
+package enum SyncedHistory {
     /// Navigations before and after the current one that a record carries.
     static let before = 6
     static let after = 5
@@ -33,12 +33,9 @@ enum SyncedHistory {
             let url: String = row[1]
             guard isPublishable(url) else { continue }
             if sequence <= current { currentPosition = navigations.count }
-            let time: String = row[5]
-            let date = StoredTime.date(time) ?? Date(timeIntervalSince1970: 0)
             navigations.append(SyncedNavigation(
                 url: shortened(url), title: row[2], virtualURL: (row[3] as String?).map(shortened),
-                faviconURL: (row[4] as String?).map(shortened),
-                time: Int64((date.timeIntervalSince1970 * 1000).rounded())))
+                faviconURL: (row[4] as String?).map(shortened), time: SyncRows.milliseconds(row[5])))
         }
         guard !navigations.isEmpty else { return nil }
         return (currentPosition ?? 0, navigations)
@@ -53,9 +50,13 @@ enum SyncedHistory {
     /// The URL, or its origin when it is longer than ``longestURL``.
     static func shortened(_ url: String) -> String {
         guard url.utf8.count > longestURL else { return url }
-        if let components = URLComponents(string: url), let scheme = components.scheme, let host = components.host {
-            return "\(scheme)://\(host)" + (components.port.map { ":\($0)" } ?? "") + "/"
-        }
-        return String(decoding: url.utf8.prefix(longestURL), as: UTF8.self)
+        return origin(of: url) ?? String(decoding: url.utf8.prefix(longestURL), as: UTF8.self)
+    }
+
+    /// A URL's origin, `scheme://host[:port]/`, or `nil` when it has no host.
+    package static func origin(of url: String) -> String? {
+        guard let components = URLComponents(string: url), let scheme = components.scheme, let host = components.host
+        else { return nil }
+        return "\(scheme)://\(host)" + (components.port.map { ":\($0)" } ?? "") + "/"
     }
 }

@@ -55,19 +55,9 @@ enum RecordTrimmer {
             page.virtualURL = nil
             return ([page], 0)
         }
-        let origin = SyncOrigin.of(page.url)
+        let origin = SyncedHistory.origin(of: page.url) ?? String(page.url.prefix(64))
         guard origin != page.url else { return nil }
         page.url = origin
         return ([page], 0)
-    }
-}
-
-/// A URL's origin, `scheme://host[:port]/`.
-enum SyncOrigin {
-    static func of(_ url: String) -> String {
-        if let components = URLComponents(string: url), let scheme = components.scheme, let host = components.host {
-            return "\(scheme)://\(host)" + (components.port.map { ":\($0)" } ?? "") + "/"
-        }
-        return String(url.prefix(64))
     }
 }
