@@ -4,10 +4,13 @@ internal import GRDB
 /// The SQL of sync: the state row, the outbox, records built from the rows, and
 /// the other devices' tables (migration `0004_sync`).
 enum SyncRows {
-    static func state(_ db: Database) throws -> SyncState {
+    /// The state row; `countingPending: false` leaves the outbox uncounted (`pendingCount` 0),
+    /// for readers that need only the row, such as each batch of an upload.
+    static func state(_ db: Database, countingPending: Bool = true) throws -> SyncState {
         guard let row = try Row.fetchOne(db, sql: """
             SELECT enabled, account_id, device_id, device_name, form_factor, server_url, next_version, cursor,
-                   last_sync_at, last_error, (SELECT count(*) FROM sync_outbox), full_sync_needed
+                   last_sync_at, last_error, \(countingPending ? "(SELECT count(*) FROM sync_outbox)" : "0"),
+                   full_sync_needed
             FROM sync_state WHERE id = 1
             """)
         else { throw StorageError.migrationsPending(path: db.description, pending: ["0004_sync"]) }

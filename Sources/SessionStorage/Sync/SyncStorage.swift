@@ -49,7 +49,7 @@ public final class SyncStorage: Sendable {
     /// other devices' records, which the next sync fetches again.
     public func enable(accountID: String, deviceID: String, deviceName: String, formFactor: String) throws {
         try database.mutate { db in
-            let current = try SyncRows.state(db)
+            let current = try SyncRows.state(db, countingPending: false)
             let sameDevice = current.deviceID == deviceID && current.accountID == accountID
             try db.execute(
                 sql: """
@@ -131,7 +131,7 @@ public final class SyncStorage: Sendable {
     /// The first `limit` records of the outbox, each built from the rows as they are now.
     public func pending(limit: Int) throws -> [SyncPendingRecord] {
         try database.read { db in
-            let state = try SyncRows.state(db)
+            let state = try SyncRows.state(db, countingPending: false)
             guard state.isEnabled else { return [] }
             let entries = try Row.fetchAll(
                 db, sql: "SELECT kind, local_id, generation FROM sync_outbox ORDER BY kind, local_id LIMIT ?",
