@@ -1,3 +1,5 @@
+import Foundation
+
 /// Everything `serve` needs to run.
 public struct ServerOptions: Sendable {
     /// Address to bind.
@@ -8,15 +10,35 @@ public struct ServerOptions: Sendable {
     public var databaseURL: DatabaseURL
     /// The HS256 secret of bearer tokens.
     public var jwtSecret: [UInt8]
+    /// Limits and quotas.
+    public var limits: Limits
+    /// How commits are announced to other server processes.
+    public var hintBus: HintBusKind
+    /// Time between two sweeps (`nil`: never in this process).
+    public var sweepInterval: Duration?
     /// Test hook: how many upload transactions fail with SQLSTATE 40001.
     public var faultSerializationFailures: Int
 
     /// Options with every value given.
-    public init(host: String, port: Int, databaseURL: DatabaseURL, jwtSecret: [UInt8], faultSerializationFailures: Int = 0) {
+    public init(
+        host: String, port: Int, databaseURL: DatabaseURL, jwtSecret: [UInt8], limits: Limits = Limits(),
+        hintBus: HintBusKind = .postgres, sweepInterval: Duration? = .seconds(3600), faultSerializationFailures: Int = 0
+    ) {
         self.host = host
         self.port = port
         self.databaseURL = databaseURL
         self.jwtSecret = jwtSecret
+        self.limits = limits
+        self.hintBus = hintBus
+        self.sweepInterval = sweepInterval
         self.faultSerializationFailures = faultSerializationFailures
     }
+}
+
+/// Which ``HintBus`` a server process uses.
+public enum HintBusKind: String, Sendable, CaseIterable {
+    /// PostgreSQL `LISTEN/NOTIFY`: any number of processes on one database.
+    case postgres
+    /// In process only: for a single server process.
+    case local
 }

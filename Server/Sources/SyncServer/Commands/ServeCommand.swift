@@ -7,8 +7,7 @@ struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve", abstract: "Migrate the database, then serve the sync API.")
 
-    @Option(name: .customLong("database-url"), help: "postgres://user[:password]@host[:port]/db[?host=/socket/dir]")
-    var databaseURL: String
+    @OptionGroup var database: DatabaseOption
 
     @Option(help: "Address to bind.")
     var host = "127.0.0.1"
@@ -20,12 +19,21 @@ struct ServeCommand: AsyncParsableCommand {
             help: "File holding the token secret (else $SESSIONSTORE_SYNC_JWT_SECRET, else a random one).")
     var jwtSecretFile: String?
 
+    @Option(help: "How commits reach other server processes: postgres (LISTEN/NOTIFY) or local (one process).")
+    var hintBus = HintBusKind.postgres
+
+    @Option(help: "Seconds between sweeps of expired and deleted rows; 0: never in this process.")
+    var sweepInterval = 3600
+
+    @OptionGroup(title: "Quotas") var quotas: LimitOptions
+
     @Option(name: .customLong("fault-serialization-failures"),
             help: ArgumentHelp("Testing: fail the first N upload transactions with SQLSTATE 40001.", visibility: .hidden))
     var faultSerializationFailures = 0
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
+        guard sweepInterval >= 0 else { throw ValidationError("--sweep-interval must be ≥ 0") }
         guard faultSerializationFailures >= 0 else { throw ValidationError("--fault-serialization-failures must be ≥ 0") }
     }
 
@@ -33,8 +41,11 @@ struct ServeCommand: AsyncParsableCommand {
         let logger = SyncServerCommand.makeLogger()
         let secret = try JWTSecret.load(file: jwtSecretFile, logger: logger)
         let options = ServerOptions(
-            host: host, port: port, databaseURL: try DatabaseURL(databaseURL), jwtSecret: secret,
+            host: host, port: port, databaseURL: try database.url(), jwtSecret: secret, limits: quotas.limits,
+            hintBus: hintBus, sweepInterval: sweepInterval > 0 ? .seconds(sweepInterval) : nil,
             faultSerializationFailures: faultSerializationFailures)
         try await SyncServerApp.serve(options, logger: logger)
     }
 }
+
+extension HintBusKind: ExpressibleByArgument {}

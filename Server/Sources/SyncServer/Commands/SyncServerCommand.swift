@@ -7,7 +7,7 @@ public struct SyncServerCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "sessionstore-sync-server",
         abstract: "The SessionStore sync server (see docs/sync-protocol.md).",
-        subcommands: [ServeCommand.self, MigrateCommand.self])
+        subcommands: [ServeCommand.self, MigrateCommand.self, SweepCommand.self])
 
     public init() {}
 

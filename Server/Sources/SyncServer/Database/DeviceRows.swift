@@ -57,3 +57,71 @@ extension Transaction {
             """)
     }
 }
+
+/// Revoking devices and deleting accounts.
+extension Transaction {
+    /// Marks the device revoked (its tokens stop working at once) and drops the
+    /// commands waiting for it; `false` when it was already revoked.
+    func revokeDevice(accountID: String, deviceID: String) async throws -> Bool {
+        let rows = try await query("""
+            UPDATE devices SET revoked_at = now()
+            WHERE account_id = \(accountID) AND device_id = \(deviceID) AND revoked_at IS NULL
+            RETURNING 1
+            """)
+        var revoked = false
+        for try await _ in rows.decode(Int32.self) { revoked = true }
+        try await query("""
+            DELETE FROM commands WHERE account_id = \(accountID) AND target_device_id = \(deviceID)
+            """)
+        return revoked
+    }
+
+    /// Tombstones up to `limit` of the device's live records, each with a new
+    /// sequence number above `counter` and a version one higher (so every
+    /// reader applies it); returns how many and their sealed bytes.
+    func tombstoneRecords(accountID: String, deviceID: String, above counter: Int64, limit: Int)
+        async throws -> (count: Int64, bytes: Int64)
+    {
+        let rows = try await query("""
+            WITH doomed AS (
+                SELECT record_id, size, row_number() OVER (ORDER BY seq) AS n FROM records
+                WHERE account_id = \(accountID) AND device_id = \(deviceID) AND NOT tombstone
+                ORDER BY seq LIMIT \(Int64(limit)))
+            UPDATE records r SET tombstone = true, sealed = NULL, size = 0, version = r.version + 1,
+                seq = \(counter) + d.n, modified_at = now(), expires_at = NULL
+            FROM doomed d
+            WHERE r.account_id = \(accountID) AND r.record_id = d.record_id
+            RETURNING d.size
+            """)
+        var count: Int64 = 0
+        var bytes: Int64 = 0
+        for try await size in rows.decode(Int32.self) {
+            count += 1
+            bytes += Int64(size)
+        }
+        return (count, bytes)
+    }
+
+    /// How many devices of the account are not revoked.
+    func activeDeviceCount(accountID: String) async throws -> Int {
+        let rows = try await query("""
+            SELECT count(*) FROM devices WHERE account_id = \(accountID) AND revoked_at IS NULL
+            """)
+        for try await count in rows.decode(Int64.self) { return Int(count) }
+        return 0
+    }
+
+    /// Deletes every row of the account; `false` when there was none.
+    func deleteAccount(accountID: String) async throws -> Bool {
+        for table in ["commands", "records", "idempotency", "devices"] {
+            try await query(PostgresQuery(unsafeSQL: "DELETE FROM \(table) WHERE account_id = $1", binds: {
+                var binds = PostgresBindings()
+                binds.append(accountID)
+                return binds
+            }()))
+        }
+        let rows = try await query("DELETE FROM accounts WHERE account_id = \(accountID) RETURNING 1")
+        for try await _ in rows.decode(Int32.self) { return true }
+        return false
+    }
+}

@@ -6,6 +6,10 @@ import PostgresNIO
 struct StoredRecordHead: Sendable {
     var deviceID: String
     var version: Int64
+    /// Whether it is a tombstone (not counted in the account's usage).
+    var tombstone: Bool
+    /// Its sealed size (0 for a tombstone).
+    var size: Int64
 }
 
 /// A record as `/v1/changes` returns it.
@@ -33,12 +37,12 @@ extension Transaction {
     /// Owner and version of those of `recordIDs` the account already holds.
     func recordHeads(accountID: String, recordIDs: [String]) async throws -> [String: StoredRecordHead] {
         let rows = try await query("""
-            SELECT record_id, device_id, version FROM records
+            SELECT record_id, device_id, version, tombstone, size FROM records
             WHERE account_id = \(accountID) AND record_id = ANY(\(recordIDs))
             """)
         var heads: [String: StoredRecordHead] = [:]
-        for try await (id, device, version) in rows.decode((String, String, Int64).self) {
-            heads[id] = StoredRecordHead(deviceID: device, version: version)
+        for try await (id, device, version, tombstone, size) in rows.decode((String, String, Int64, Bool, Int32).self) {
+            heads[id] = StoredRecordHead(deviceID: device, version: version, tombstone: tombstone, size: Int64(size))
         }
         return heads
     }

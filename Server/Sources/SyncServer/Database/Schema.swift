@@ -77,10 +77,60 @@ enum Schema {
         )
         """
 
+    /// Usage kept beside the counter, for the quotas, and how far tombstones were pruned.
+    static let addAccountUsage = """
+        ALTER TABLE accounts
+            ADD COLUMN live_records bigint NOT NULL DEFAULT 0,
+            ADD COLUMN live_bytes bigint NOT NULL DEFAULT 0,
+            ADD COLUMN pruned_seq bigint NOT NULL DEFAULT 0
+        """
+
+    static let fillAccountUsage = """
+        UPDATE accounts a SET live_records = u.n, live_bytes = u.bytes
+        FROM (SELECT account_id, count(*) AS n, coalesce(sum(size), 0) AS bytes
+              FROM records WHERE NOT tombstone GROUP BY account_id) u
+        WHERE a.account_id = u.account_id
+        """
+
+    /// Commands: a queue per target device. `sealed` is cleared when the target
+    /// acknowledges; the row stays until it expires, so a replay stays out.
+    static let createCommands = """
+        CREATE TABLE commands (
+            account_id text NOT NULL,
+            target_device_id text NOT NULL,
+            command_id text NOT NULL,
+            sender_device_id text NOT NULL,
+            seq bigint NOT NULL,
+            sealed bytea NULL,
+            size integer NOT NULL,
+            created_at timestamptz NOT NULL DEFAULT now(),
+            expires_at timestamptz NOT NULL,
+            acked_at timestamptz NULL,
+            PRIMARY KEY (account_id, target_device_id, command_id),
+            FOREIGN KEY (account_id, target_device_id) REFERENCES devices (account_id, device_id)
+        )
+        """
+
+    static let createCommandsPendingIndex = """
+        CREATE INDEX commands_pending ON commands (account_id, target_device_id, seq) WHERE acked_at IS NULL
+        """
+
+    /// For the sweeper: tombstones and expired rows by age.
+    static let createRecordsModifiedIndex =
+        "CREATE INDEX records_tombstones ON records (modified_at) WHERE tombstone"
+    static let createDevicesSeenIndex =
+        "CREATE INDEX devices_last_seen ON devices (last_seen_at) WHERE revoked_at IS NULL"
+    static let createIdempotencyAgeIndex =
+        "CREATE INDEX idempotency_created ON idempotency (created_at)"
+
     /// Every migration, in order.
     static let migrations: [Migration] = [
         Migration(version: 1, name: "initial", statements: [
             createAccounts, createDevices, createRecords, createRecordsSeqIndex, createIdempotency,
+        ]),
+        Migration(version: 2, name: "commands_quotas_sweeping", statements: [
+            addAccountUsage, fillAccountUsage, createCommands, createCommandsPendingIndex,
+            createRecordsModifiedIndex, createDevicesSeenIndex, createIdempotencyAgeIndex,
         ]),
     ]
 }

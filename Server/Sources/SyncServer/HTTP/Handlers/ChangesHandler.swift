@@ -3,10 +3,6 @@ import Hummingbird
 import ServiceLifecycle
 
 extension SyncAPI {
-    /// How often a long poll re-reads the account counter, for commits made
-    /// through another server process.
-    static let pollInterval: Duration = .milliseconds(500)
-
     /// `GET /v1/changes?after=N&limit=L&wait=S`: the account's records with a
     /// sequence number above `N`, holding the request up to `S` seconds when
     /// there are none.
@@ -26,13 +22,7 @@ extension SyncAPI {
             if !page.records.isEmpty || ContinuousClock.now >= deadline {
                 return JSONResponse.make(body: response(for: page.records, after: after, limit: Int(limit)))
             }
-            // A server shutting down answers its long polls at once (with what there is), so it stops promptly.
-            do {
-                try await cancelWhenGracefulShutdown {
-                    try await waitForCommit(
-                        accountID: caller.accountID, generation: generation, counter: page.counter, deadline: deadline)
-                }
-            } catch is CancellationError {
+            guard await waitForAnnouncement(accountID: caller.accountID, since: generation, until: deadline) else {
                 return JSONResponse.make(body: response(for: page.records, after: after, limit: Int(limit)))
             }
         }
@@ -40,25 +30,25 @@ extension SyncAPI {
 
     private func readPage(accountID: String, after: Int64, limit: Int) async throws -> (counter: Int64, records: [ChangedRecord]) {
         try await database.transaction("changes") { tx in
-            guard let counter = try await tx.counter(accountID: accountID) else {
+            guard let (counter, prunedSeq) = try await tx.cursorBounds(accountID: accountID) else {
                 throw APIError.unauthorized("unknown account")
             }
             guard after <= counter else { throw APIError.badRequest("cursor \(after) is from the future") }
+            guard after == 0 || after >= prunedSeq else {
+                throw APIError.cursorExpired("cursor \(after) is older than the tombstones kept; fetch again from 0")
+            }
             return (counter, try await tx.changes(accountID: accountID, after: after, limit: limit + 1))
         }.value
     }
 
-    /// Returns once a commit to the account is seen (woken in-process, or the
-    /// counter moved when re-read every ``pollInterval``) or at `deadline`.
-    private func waitForCommit(accountID: String, generation: UInt64, counter: Int64, deadline: ContinuousClock.Instant) async throws {
-        while ContinuousClock.now < deadline {
-            let slice = min(Self.pollInterval, deadline - ContinuousClock.now)
-            if await notifier.wait(accountID: accountID, since: generation, timeout: slice) { return }
-            try Task.checkCancellation()
-            let current = try await database.transaction("changes poll") { tx in
-                try await tx.counter(accountID: accountID)
-            }.value
-            if current != counter { return }
+    /// Waits until a commit to the account is announced (`true`), or until
+    /// `deadline` or a graceful shutdown (`false`): a server shutting down
+    /// answers its waiting requests at once, with what there is.
+    func waitForAnnouncement(accountID: String, since generation: UInt64, until deadline: ContinuousClock.Instant) async -> Bool {
+        let remaining = deadline - ContinuousClock.now
+        guard remaining > .zero else { return false }
+        return await cancelWhenGracefulShutdown {
+            await notifier.wait(accountID: accountID, since: generation, timeout: remaining)
         }
     }
 

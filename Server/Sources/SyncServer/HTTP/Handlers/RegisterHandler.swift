@@ -39,6 +39,9 @@ extension SyncAPI {
                 guard existing.revokedAt == nil else { throw APIError.forbidden("device revoked") }
                 return false
             }
+            guard try await tx.activeDeviceCount(accountID: body.accountID) < limits.maxDevices else {
+                throw APIError.quota("quota_devices", "the account has \(limits.maxDevices) devices; revoke one first")
+            }
             try await tx.insertDevice(accountID: body.accountID, deviceID: body.deviceID, publicKey: deviceKey)
             return true
         }.value

@@ -17,11 +17,15 @@ extension SyncAPI {
         }
         let upload = try await JSONBody.decode(UploadRequest.self, from: request)
         let writes = try validate(upload)
+        try await takeUploadAllowance(caller)
 
         let outcome = try await database.transaction("upload", injectFaults: true) { tx in
             try await store(writes, for: caller, idempotencyKey: key, in: tx)
         }
-        if outcome.value.stored { await notifier.notify(accountID: caller.accountID) }
+        if outcome.value.stored {
+            await notifier.notify(accountID: caller.accountID)
+            ServerMetrics.recordsStored.increment(by: writes.count)
+        }
         var headers = HTTPFields()
         headers[Self.retriesHeader] = String(outcome.retries)
         return JSONResponse.make(json: outcome.value.response, headers: headers)
@@ -33,15 +37,19 @@ extension SyncAPI {
         _ writes: [RecordWrite], for caller: AuthenticatedDevice, idempotencyKey key: String, in tx: Transaction
     ) async throws -> (response: String, stored: Bool) {
         let account = caller.accountID
-        guard let counter = try await tx.lockCounter(accountID: account) else {
+        guard let usage = try await tx.lockUsage(accountID: account) else {
             throw APIError.unauthorized("unknown account")
         }
+        let counter = usage.counter
         if let stored = try await tx.storedResponse(accountID: account, deviceID: caller.deviceID, key: key) {
             return (stored, false)
         }
         // Checked in batch order, so a record id sent twice must grow within the batch too.
         var heads = try await tx.recordHeads(accountID: account, recordIDs: writes.map(\.recordID))
+        var addedRecords: Int64 = 0
+        var addedBytes: Int64 = 0
         for write in writes {
+            let size = Int64(write.sealed?.count ?? 0)
             if let head = heads[write.recordID] {
                 guard head.deviceID == caller.deviceID else {
                     throw APIError.forbidden("record \(write.recordID) belongs to another device")
@@ -50,14 +58,31 @@ extension SyncAPI {
                     throw APIError.conflict("record \(write.recordID) version \(write.version) is not newer than \(head.version)")
                 }
             }
-            heads[write.recordID] = StoredRecordHead(deviceID: caller.deviceID, version: write.version)
+            let before = heads[write.recordID]
+            addedRecords += (write.tombstone ? 0 : 1) - (before.map { $0.tombstone ? 0 : 1 } ?? 0)
+            addedBytes += size - (before?.size ?? 0)
+            heads[write.recordID] = StoredRecordHead(
+                deviceID: caller.deviceID, version: write.version, tombstone: write.tombstone, size: size)
+        }
+        // Only growth is refused: an account over its quota can always shrink.
+        if addedRecords > 0, usage.liveRecords + addedRecords > Int64(limits.maxAccountRecords) {
+            throw APIError.quota(
+                "quota_records", "the account would hold more than \(limits.maxAccountRecords) records")
+        }
+        if addedBytes > 0, usage.liveBytes + addedBytes > Int64(limits.maxAccountBytes) {
+            throw APIError.quota(
+                "quota_bytes", "the account would hold more than \(limits.maxAccountBytes) bytes")
         }
         var seq = counter
         for write in writes {
             seq += 1
             try await tx.upsertRecord(accountID: account, deviceID: caller.deviceID, seq: seq, record: write)
         }
-        if seq != counter { try await tx.setCounter(accountID: account, to: seq) }
+        if seq != counter {
+            try await tx.setCounter(accountID: account, to: seq)
+            try await announce(accountID: account, in: tx)
+        }
+        try await tx.addUsage(accountID: account, records: addedRecords, bytes: addedBytes)
         try await tx.touchDevice(accountID: account, deviceID: caller.deviceID)
         let response = JSONResponse.encode(UploadResponse(cursor: seq))
         try await tx.storeResponse(accountID: account, deviceID: caller.deviceID, key: key, response: response)

@@ -7,9 +7,11 @@ struct DevicesResponse: Encodable {
         var deviceID: String
         var registeredAt: Int64
         var lastSeenAt: Int64
+        /// Silent for longer than `hide_device_days`: a client lists it apart, or not at all.
+        var hidden: Bool
 
         enum CodingKeys: String, CodingKey {
-            case deviceID = "device_id", registeredAt = "registered_at", lastSeenAt = "last_seen_at"
+            case deviceID = "device_id", registeredAt = "registered_at", lastSeenAt = "last_seen_at", hidden
         }
     }
 }

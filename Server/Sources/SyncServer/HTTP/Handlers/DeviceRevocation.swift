@@ -1,0 +1,85 @@
+import Foundation
+import Hummingbird
+
+extension SyncAPI {
+    /// Records tombstoned per transaction when a device goes (revoked, or swept).
+    static let tombstoneBatch = 500
+
+    /// `DELETE /v1/devices/{device_id}`: revokes a device of the caller's
+    /// account (the caller itself included). Its tokens stop working at once,
+    /// the commands waiting for it are dropped, and its records are tombstoned
+    /// in small batches so the other devices remove them. Revoking again is
+    /// harmless.
+    func revoke(_ request: Request, context: some RequestContext) async throws -> Response {
+        let caller = try await authenticate(request)
+        let target = try context.parameters.require("device")
+        guard AccountIdentity.isLowercaseUUID(target) else { throw APIError.badRequest("device id must be a lowercase UUID") }
+        try await database.transaction("revoke") { tx in
+            guard try await tx.lockCounter(accountID: caller.accountID) != nil else {
+                throw APIError.unauthorized("unknown account")
+            }
+            guard try await tx.device(accountID: caller.accountID, deviceID: target) != nil else {
+                throw APIError.notFound("no device \(target) in this account")
+            }
+            _ = try await tx.revokeDevice(accountID: caller.accountID, deviceID: target)
+        }
+        let tombstoned = try await tombstoneAll(accountID: caller.accountID, deviceID: target)
+        return JSONResponse.make(body: RevokeResponse(deviceID: target, tombstoned: tombstoned))
+    }
+
+    /// Tombstones every live record of the device, a batch per transaction.
+    func tombstoneAll(accountID: String, deviceID: String) async throws -> Int64 {
+        var total: Int64 = 0
+        while true {
+            let count = try await database.transaction("tombstone device") { tx -> Int64 in
+                guard let usage = try await tx.lockUsage(accountID: accountID) else { return 0 }
+                let (count, bytes) = try await tx.tombstoneRecords(
+                    accountID: accountID, deviceID: deviceID, above: usage.counter, limit: Self.tombstoneBatch)
+                guard count > 0 else { return 0 }
+                try await tx.setCounter(accountID: accountID, to: usage.counter + count)
+                try await tx.addUsage(accountID: accountID, records: -count, bytes: -bytes)
+                try await announce(accountID: accountID, in: tx)
+                return count
+            }.value
+            guard count > 0 else { return total }
+            total += count
+            await notifier.notify(accountID: accountID)
+        }
+    }
+
+    /// `DELETE /v1/account`: deletes every row the server holds of the
+    /// caller's account: devices, records, commands, idempotency keys.
+    func deleteAccount(_ request: Request, context: some RequestContext) async throws -> Response {
+        let caller = try await authenticate(request)
+        try await database.transaction("delete account") { tx in
+            guard try await tx.lockCounter(accountID: caller.accountID) != nil else {
+                throw APIError.unauthorized("unknown account")
+            }
+            _ = try await tx.deleteAccount(accountID: caller.accountID)
+            try await announce(accountID: caller.accountID, in: tx)
+        }
+        await notifier.notify(accountID: caller.accountID)
+        return JSONResponse.make(body: DeleteAccountResponse(accountID: caller.accountID, deleted: true))
+    }
+}
+
+/// Answer of `DELETE /v1/devices/{device_id}`.
+struct RevokeResponse: Codable {
+    var deviceID: String
+    /// Records tombstoned now.
+    var tombstoned: Int64
+
+    enum CodingKeys: String, CodingKey {
+        case deviceID = "device_id", tombstoned
+    }
+}
+
+/// Answer of `DELETE /v1/account`.
+struct DeleteAccountResponse: Codable {
+    var accountID: String
+    var deleted: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case accountID = "account_id", deleted
+    }
+}
