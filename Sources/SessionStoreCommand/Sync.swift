@@ -9,17 +9,14 @@ extension SessionStore {
         static let configuration = CommandConfiguration(
             abstract: "Sync the store with the account's other devices through a sync server.",
             discussion: """
-                Uploads what changed since the last sync, sealed, then fetches what the other devices \
-                uploaded into the store's remote tables (see `sessionstore remote`). With --watch, keeps \
-                syncing: a second after each change, and at once when another device uploads.
+                Uploads what changed since the last sync, sealed, and sends queued commands; then fetches \
+                what the other devices uploaded into the store's remote tables (see `sessionstore remote`) \
+                and applies the tabs they sent or closed here. With --watch, keeps syncing: a second after \
+                each change, and at once when another device uploads or sends a command.
                 """)
 
         @OptionGroup var options: StoreOptions
-        @OptionGroup var keyOptions: SyncKeyOptions
-
-        @Option(help: ArgumentHelp(
-            "The server's URL (default: $SESSIONSTORE_SYNC_SERVER, else the one last synced with).", valueName: "url"))
-        var server: String?
+        @OptionGroup var connection: SyncConnectionOptions
 
         @Flag(help: "Keep syncing until interrupted.")
         var watch = false
@@ -27,15 +24,9 @@ extension SessionStore {
         func run() throws {
             let database = try options.openForWriting(create: false)
             defer { try? database.close() }
-            let storage = SyncStorage(database: database)
-            let remembered = try storage.state().serverURL
-            let given = server ?? ProcessInfo.processInfo.environment["SESSIONSTORE_SYNC_SERVER"] ?? remembered
-            guard let given, let url = URL(string: given), url.scheme == "http" || url.scheme == "https", url.host != nil else {
-                throw ValidationError("--server needs an http or https URL (no server was synced with before).")
-            }
-            let client = try SyncClient(storage: storage, keyStore: keyOptions.keyFile(storePath: options.path), serverURL: url)
+            let client = try connection.client(database: database, path: options.path)
             if watch {
-                print("syncing with \(url.absoluteString); interrupt to stop")
+                print("syncing with \(try SyncStorage(database: database).state().serverURL ?? ""); interrupt to stop")
                 fflush(nil)
                 try waitingFor { await client.run() }
                 return
@@ -43,6 +34,9 @@ extension SessionStore {
             let report = try waitingFor { try await client.sync() }
             print("uploaded \(report.uploaded) records (\(report.uploadedBytes) bytes sealed)")
             print("received \(report.applied) records, \(report.removed) removed, cursor \(report.cursor)")
+            if report.commandsSent + report.commandsApplied > 0 {
+                print("sent \(report.commandsSent) commands, applied \(report.commandsApplied)")
+            }
             if !report.rejected.isEmpty {
                 FileHandle.standardError.write(Data(
                     "sessionstore: \(report.rejected.count) records did not open (tampered, or sealed with other keys) and were skipped: \(report.rejected.prefix(5).joined(separator: ", "))\n".utf8))

@@ -16,6 +16,36 @@ struct SyncKeyOptions: ParsableArguments {
     }
 }
 
+/// The server to sync with and the keys to sync under, and the client they make.
+struct SyncConnectionOptions: ParsableArguments {
+    @OptionGroup var keyOptions: SyncKeyOptions
+
+    @Option(help: ArgumentHelp(
+        "The server's URL (default: $SESSIONSTORE_SYNC_SERVER, else the one last synced with).", valueName: "url"))
+    var server: String?
+
+    /// A client of the store at `path`, which applies commands from other
+    /// devices through the store's repositories. Commands leave without an undo
+    /// window: a command line has nothing to undo with.
+    func client(database: SessionDatabase, path: String) throws -> SyncClient {
+        let storage = SyncStorage(database: database)
+        let remembered = try storage.state().serverURL
+        let given = server ?? ProcessInfo.processInfo.environment["SESSIONSTORE_SYNC_SERVER"] ?? remembered
+        guard let given, let url = URL(string: given), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+            throw ValidationError("--server needs an http or https URL (no server was synced with before).")
+        }
+        var configuration = SyncClient.Configuration()
+        configuration.undoWindow = .zero
+        return try SyncClient(
+            storage: storage, keyStore: keyOptions.keyFile(storePath: path), serverURL: url,
+            configuration: configuration,
+            applier: IncomingCommandApplier(
+                sync: storage, browsers: SQLiteBrowserRepository(database: database),
+                tabs: SQLiteWebStateListRepository(database: database),
+                histories: SQLiteNavigationHistoryRepository(database: database)))
+    }
+}
+
 /// Runs async work from a synchronous command and waits for it.
 func waitingFor<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
     let result = Protected<Result<T, any Error>?>(nil)
@@ -42,7 +72,7 @@ extension ExitStatus {
         switch error {
         case .notPaired, .invalidKeys: newerDatabase
         case .invalidSeed: dataError
-        case .unreachable, .rateLimited: temporaryFailure
+        case .unreachable, .rateLimited, .quotaExceeded, .cursorExpired: temporaryFailure
         case .server, .tooLarge, .malformedResponse: protocolError
         }
     }

@@ -9,6 +9,8 @@ import Foundation
 /// - ``server(status:code:message:)``
 /// - ``rateLimited(retryAfter:)``
 /// - ``tooLarge(_:)``
+/// - ``quotaExceeded(_:message:retryAfter:)``
+/// - ``cursorExpired``
 /// - ``unreachable(_:)``
 /// - ``malformedResponse(_:)``
 public enum SyncError: Error, LocalizedError, Sendable, Hashable {
@@ -24,6 +26,13 @@ public enum SyncError: Error, LocalizedError, Sendable, Hashable {
     case rateLimited(retryAfter: Int?)
     /// The server refused a request as too large (`413`).
     case tooLarge(String)
+    /// The account or the target device reached one of the server's quotas.
+    /// Nothing was trimmed to fit: the store keeps every record, and the sync
+    /// resumes once there is room (after `retryAfter` seconds, when given).
+    case quotaExceeded(SyncQuota, message: String, retryAfter: Int?)
+    /// The cursor is older than the deletions the server keeps (`410`): the
+    /// client fetches everything again, by itself.
+    case cursorExpired
     /// The server could not be reached.
     case unreachable(String)
     /// The server answered something that is not the protocol.
@@ -43,10 +52,41 @@ public enum SyncError: Error, LocalizedError, Sendable, Hashable {
             "The sync server is busy" + (retryAfter.map { "; try again in \($0) s." } ?? "; try again later.")
         case .tooLarge(let message):
             "The sync server refused a request as too large: \(message)"
+        case .quotaExceeded(let quota, let message, _):
+            "\(quota.explanation) (\(message))"
+        case .cursorExpired:
+            "The sync server no longer holds what changed since the last sync; fetching everything again."
         case .unreachable(let reason):
             "The sync server cannot be reached: \(reason)"
         case .malformedResponse(let reason):
             "The sync server's answer is not understood: \(reason)"
+        }
+    }
+}
+
+/// A quota of the sync server (`GET /v1/info` publishes them).
+public enum SyncQuota: String, Sendable, Hashable, CaseIterable {
+    /// Devices per account.
+    case devices = "quota_devices"
+    /// Live records per account.
+    case records = "quota_records"
+    /// Bytes of records per account.
+    case bytes = "quota_bytes"
+    /// Commands waiting for one device.
+    case pendingCommands = "commands_full"
+
+    /// The quota an error code names, if it names one.
+    init?(code: String) {
+        self.init(rawValue: code)
+    }
+
+    /// What the quota means to a user.
+    public var explanation: String {
+        switch self {
+        case .devices: "The sync account has as many devices as it may: remove one first."
+        case .records: "The sync account holds as many tabs as it may: close some, or remove a device."
+        case .bytes: "The sync account holds as much data as it may: close some tabs, or remove a device."
+        case .pendingCommands: "That device has too many tabs waiting to be sent or closed: try again once it is online."
         }
     }
 }

@@ -28,7 +28,7 @@ internal import GRDB
 /// - ``observeRemoteDevices(onChange:)``
 /// - ``observePendingCount(onChange:)``
 public final class SyncStorage: Sendable {
-    private let database: SessionDatabase
+    let database: SessionDatabase
 
     /// Sync over `database`, which must be opened for writing.
     public init(database: SessionDatabase) {

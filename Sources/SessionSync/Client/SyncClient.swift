@@ -3,27 +3,45 @@ import SessionStorage
 
 /// Syncs one store with its account's other devices through a sync server.
 ///
-/// ``sync()`` uploads what the outbox holds and fetches what other devices
-/// uploaded, at once. ``run()`` keeps doing so until its task is cancelled: it
-/// uploads a second (``Configuration/debounce``) after a change is committed
-/// and waits on the server for other devices' changes (a long poll).
+/// ``sync()`` uploads what the outbox holds, sends the commands due, fetches
+/// what other devices uploaded and applies the commands sent to this device,
+/// at once. ``run()`` keeps doing so until its task is cancelled: it uploads a
+/// second (``Configuration/debounce``) after a change is committed, sends a
+/// command as soon as its undo window ends, and waits on the server for a hint
+/// that something changed (`GET /v1/hints`), then pulls it the way a cold start
+/// does.
+///
+/// Commands (``sendTab(_:to:undoWindow:)``, ``closeRemoteTab(_:undoWindow:)``)
+/// wait in the store until the server has them, so a quit or a crash inside the
+/// undo window loses none; ``undo(_:)`` takes one back before it leaves.
 ///
 /// Every record is sealed before it leaves (docs/sync-protocol.md); the server
 /// sees sizes, ids and times only.
 ///
 /// ## Topics
-/// - ``init(storage:keyStore:serverURL:transport:configuration:deviceName:)``
+/// - ``init(storage:keyStore:serverURL:transport:configuration:deviceName:applier:)``
 /// - ``sync()``
 /// - ``run()``
 /// - ``status``
 /// - ``Configuration``
+/// ### Commands
+/// - ``sendTab(_:to:undoWindow:)``
+/// - ``closeRemoteTab(_:undoWindow:)``
+/// - ``undo(_:)``
+/// ### Devices and the account
+/// - ``serverDevices()``
+/// - ``revoke(device:)``
+/// - ``deleteAccount()``
 public actor SyncClient {
     /// How the client paces itself.
     public struct Configuration: Sendable, Hashable {
         /// How long after a local change the upload starts.
         public var debounce: Duration = .seconds(1)
-        /// How long one long poll waits on the server, in seconds.
-        public var longPollSeconds = 25
+        /// How long one hint poll waits on the server, in seconds.
+        public var longPollSeconds = 55
+        /// How long a remote close waits before it leaves, so that the user can
+        /// undo it; sent tabs leave at once. 0 in tests and the command.
+        public var undoWindow: Duration = .seconds(5)
         /// Records per upload.
         public var batchRecords = 1000
         /// Bytes of sealed records per upload.
@@ -39,6 +57,8 @@ public actor SyncClient {
     private let keyStore: any SyncKeyStore
     private var credentials: SyncCredentials
     private let sealer: RecordSealer
+    private let commandSealer: CommandSealer
+    private let applier: IncomingCommandApplier?
     private let server: SyncServerConnection
     private let configuration: Configuration
     /// The last status.
@@ -50,17 +70,23 @@ public actor SyncClient {
     /// What the last upload and the last fetch failed with, if they did.
     private var uploadError: SyncError?
     private var fetchError: SyncError?
+    /// Whether commands are being sent or applied (one pass of each at a time).
+    private var sendingCommands = false
+    private var receivingCommands = false
 
     /// A client for the store behind `storage`, with the credentials `keyStore` keeps.
     ///
     /// Turns sync on in the store when it is off or names another device (a store
     /// brought back from a backup, say); the next sync then uploads everything.
     ///
+    /// Commands from other devices are applied only when `applier` is given;
+    /// without one they wait on the server.
+    ///
     /// - Throws: ``SyncError/notPaired(path:)`` when `keyStore` holds no credentials.
     public init(
         storage: SyncStorage, keyStore: any SyncKeyStore, serverURL: URL,
         transport: any SyncTransport = URLSessionSyncTransport(), configuration: Configuration = Configuration(),
-        deviceName: String? = nil
+        deviceName: String? = nil, applier: IncomingCommandApplier? = nil
     ) throws {
         guard let credentials = try keyStore.load() else {
             throw SyncError.notPaired(path: (keyStore as? SyncKeyFile)?.path ?? "the key store")
@@ -79,26 +105,33 @@ public actor SyncClient {
         self.keyStore = keyStore
         self.credentials = credentials
         self.sealer = RecordSealer(account: credentials.account)
+        self.commandSealer = CommandSealer(account: credentials.account)
+        self.applier = applier
         self.server = SyncServerConnection(baseURL: serverURL, transport: transport, credentials: credentials)
         self.configuration = configuration
     }
 
-    /// Uploads everything pending, then fetches everything new.
+    /// Uploads everything pending and sends the commands due, then fetches
+    /// everything new and applies the commands waiting for this device.
     @discardableResult
     public func sync() async throws -> SyncReport {
         try await syncing(.both) { report in
             try await self.upload(into: &report)
-            try await self.fetch(wait: 0, into: &report)
+            try await self.sendDueCommands(into: &report)
+            try await self.fetchFromCursor(into: &report)
+            try await self.receiveCommands(into: &report)
         }
     }
 
     /// Syncs until the task is cancelled: uploads a debounce after each local
-    /// change, and long-polls the server for other devices' changes. Errors are
+    /// change, sends each command as its undo window ends, and waits on the
+    /// server for hints of other devices' changes and commands. Errors are
     /// kept in ``status`` and retried with a growing pause.
     public func run() async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.uploadLoop() }
-            group.addTask { await self.fetchLoop() }
+            group.addTask { await self.commandLoop() }
+            group.addTask { await self.hintLoop() }
         }
     }
 
@@ -129,12 +162,23 @@ public actor SyncClient {
         }
     }
 
-    private func fetchLoop() async {
+    /// Waits for a hint that the account changed (or that commands wait), then
+    /// pulls: the same calls as ``sync()``'s fetch, so push, polling and a cold
+    /// start share one path.
+    private func hintLoop() async {
         var failures = 0
+        var first = true
         while !Task.isCancelled {
             do {
-                try await syncing(.fetch) { report in
-                    try await self.fetch(wait: self.configuration.longPollSeconds, into: &report)
+                let cursor = try storage.state().cursor
+                // The first hint answers at once: what happened while this client was not running.
+                let hint = try await server.hint(after: first ? -1 : cursor, wait: configuration.longPollSeconds)
+                first = false
+                if hint.counter != cursor {
+                    try await syncing(.fetch) { report in try await self.fetchFromCursor(into: &report) }
+                }
+                if hint.commands > 0, applier != nil {
+                    try await syncing(.fetch) { report in try await self.receiveCommands(into: &report) }
                 }
                 failures = 0
             } catch is CancellationError {
@@ -142,6 +186,39 @@ public actor SyncClient {
             } catch {
                 failures += 1
                 try? await Task.sleep(for: Self.pause(after: failures))
+            }
+        }
+    }
+
+    /// Sends each queued command as soon as its undo window ends: woken by a
+    /// commit to the queue (another process's too) and at the next window's end.
+    private func commandLoop() async {
+        let (signals, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let observation = storage.observeOutgoingCommands { result in
+            if case .success(let count) = result, count > 0 { signal.yield() }
+        }
+        defer { observation.cancel() }
+        var failures = 0
+        var timer: Task<Void, Never>?
+        defer { timer?.cancel() }
+        for await _ in signals {
+            do {
+                try await syncing(.upload) { report in try await self.sendDueCommands(into: &report) }
+                failures = 0
+                timer?.cancel()
+                if let next = try storage.nextCommandDue() {
+                    let delay = max(0, next.timeIntervalSinceNow)
+                    timer = Task {
+                        guard (try? await Task.sleep(for: .milliseconds(Int(delay * 1000) + 1))) != nil else { return }
+                        signal.yield()
+                    }
+                }
+            } catch is CancellationError {
+                return
+            } catch {
+                failures += 1
+                guard (try? await Task.sleep(for: Self.pause(after: failures))) != nil else { return }
+                signal.yield()
             }
         }
     }
@@ -289,7 +366,171 @@ public actor SyncClient {
         return first
     }
 
+    // MARK: - Commands
+
+    /// Queues "open this page" for the device `deviceID` of the account. It
+    /// leaves at once (after `undoWindow`, when given) and expires after 10 days.
+    ///
+    /// - Returns: The queued command; its id undoes it (``undo(_:)``) until it leaves.
+    @discardableResult
+    public func sendTab(_ tab: SyncSendTab, to deviceID: String, undoWindow: Duration = .zero) throws
+        -> SyncOutgoingCommand
+    {
+        try queue(.sendTab(tab), to: deviceID.lowercased(), undoWindow: undoWindow)
+    }
+
+    /// Queues "close this tab" for the other device's tab `recordID` (a
+    /// ``RemoteTab/id``), naming the page this store last saw it on: the device
+    /// closes the tab only if it still shows that page. It leaves once the undo
+    /// window ends (``Configuration/undoWindow`` unless given) and expires after
+    /// 48 hours.
+    ///
+    /// - Throws: `StorageError.unknownTab` when no other device's open tab has that id.
+    @discardableResult
+    public func closeRemoteTab(_ recordID: String, undoWindow: Duration? = nil) throws -> SyncOutgoingCommand {
+        guard case .tab(let tab)? = try storage.remoteRecord(recordID),
+              let device = try storage.remoteDeviceID(ofRecord: recordID)
+        else { throw StorageError.unknownTab(recordID) }
+        let url = tab.current.flatMap { tab.navigations.indices.contains($0) ? tab.navigations[$0].url : nil } ?? ""
+        return try queue(
+            .closeTab(SyncCloseTab(recordID: recordID, tabID: tab.id, url: url)), to: device,
+            undoWindow: undoWindow ?? configuration.undoWindow)
+    }
+
+    /// Takes back a queued command: `true` when it had not left (it never
+    /// will), `false` when it left already or was undone before.
+    @discardableResult
+    public func undo(_ commandID: String) throws -> Bool {
+        try storage.cancelCommand(commandID)
+    }
+
+    private func queue(_ command: SyncCommand, to deviceID: String, undoWindow: Duration) throws -> SyncOutgoingCommand {
+        let now = Date()
+        let window = Double(undoWindow.components.seconds) + Double(undoWindow.components.attoseconds) / 1e18
+        let outgoing = SyncOutgoingCommand(
+            id: UUID().uuidString.lowercased(), targetDeviceID: deviceID, command: command, createdAt: now,
+            sendAfter: now.addingTimeInterval(max(0, window)), expiresAt: now.addingTimeInterval(command.lifetime))
+        try storage.queue(outgoing)
+        return outgoing
+    }
+
+    /// Sends the queued commands whose undo window ended. A command for a device
+    /// the server does not know (revoked, or never registered) is dropped.
+    private func sendDueCommands(into report: inout SyncReport) async throws {
+        while sendingCommands { try await Task.sleep(for: .milliseconds(10)) }
+        sendingCommands = true
+        defer { sendingCommands = false }
+        let own = credentials.device.deviceID
+        while true {
+            let due = try storage.dueCommands(limit: 1000)
+            guard !due.isEmpty else { return }
+            let sealed = try due.map { outgoing in
+                let expires = Int64(outgoing.expiresAt.timeIntervalSince1970)
+                return SyncAPI.OutgoingCommand(
+                    id: outgoing.id, target: outgoing.targetDeviceID, expiresAt: expires,
+                    sealed: try commandSealer.seal(
+                        outgoing.command, id: outgoing.id, sender: own, target: outgoing.targetDeviceID,
+                        expiresAt: expires
+                    ).base64EncodedString())
+            }
+            do {
+                _ = try await server.post(sealed)
+            } catch SyncError.server(let status, _, _) where status == 404 && due.count == 1 {
+                try storage.commandsSent(due.map(\.id))
+                throw SyncError.server(
+                    status: 404, code: "unknown_device", message: "device \(due[0].targetDeviceID) is not in the account")
+            } catch SyncError.server(let status, _, _) where status == 404 {
+                // One of them names a gone device: send one at a time to drop just that one.
+                for command in sealed {
+                    do {
+                        _ = try await server.post([command])
+                    } catch SyncError.server(let status, _, _) where status == 404 {}
+                    try storage.commandsSent([command.id])
+                }
+                report.commandsSent += sealed.count
+                continue
+            }
+            try storage.commandsSent(due.map(\.id))
+            report.commandsSent += due.count
+        }
+    }
+
+    /// Fetches the commands waiting for this device, applies each through the
+    /// applier (once: applied ids are kept), then acknowledges them.
+    private func receiveCommands(into report: inout SyncReport) async throws {
+        guard let applier else { return }
+        while receivingCommands { try await Task.sleep(for: .milliseconds(10)) }
+        receivingCommands = true
+        defer { receivingCommands = false }
+        let own = credentials.device.deviceID
+        let account = sealer.account
+        while true {
+            let pending = try await server.pendingCommands()
+            guard !pending.isEmpty else { return }
+            var done: [String] = []
+            for command in pending {
+                guard let sealed = Data(base64Encoded: command.sealed),
+                      let opened = commandSealer.open(
+                        sealed, id: command.id, sender: command.sender, target: own, expiresAt: command.expiresAt)
+                else {
+                    report.commandsRejected += 1
+                    done.append(command.id)
+                    continue
+                }
+                try await applier.apply(opened, id: command.id) { close in
+                    account.recordID(kind: .tab, deviceID: own, localID: close.tabID) == close.recordID
+                }
+                report.commandsApplied += 1
+                done.append(command.id)
+            }
+            try await server.acknowledge(commands: done)
+            if pending.count < 1000 { return }
+        }
+    }
+
+    // MARK: - Devices and the account
+
+    /// The account's devices as the server knows them: ids, when each was last
+    /// seen, and whether it has been silent long enough to be hidden.
+    public func serverDevices() async throws -> [SyncServerDevice] {
+        try await server.devices().map {
+            SyncServerDevice(
+                id: $0.deviceID, registeredAt: Date(timeIntervalSince1970: Double($0.registeredAt)),
+                lastSeenAt: Date(timeIntervalSince1970: Double($0.lastSeenAt)), isHidden: $0.hidden ?? false)
+        }
+    }
+
+    /// Revokes a device of the account: its tokens stop working, and the server
+    /// tombstones its records, so every device drops its tabs. Rotate the seed
+    /// afterwards (pair every remaining device with a new one) if the revoked
+    /// device may still hold the old.
+    public func revoke(device id: String) async throws {
+        try await server.revoke(device: id.lowercased())
+    }
+
+    /// Deletes the account on the server with everything it holds; this store
+    /// keeps its own tabs and turns sync off.
+    public func deleteAccount() async throws {
+        try await server.deleteAccount()
+        try storage.disable()
+    }
+
     // MARK: - Fetch
+
+    /// Fetches from the store's cursor; when the server no longer holds what
+    /// changed since (`410`, or a cursor past its counter), forgets the other
+    /// devices' records and fetches everything again.
+    private func fetchFromCursor(into report: inout SyncReport) async throws {
+        do {
+            try await fetch(wait: 0, into: &report)
+        } catch SyncError.cursorExpired {
+            try storage.restartFetch()
+            try await fetch(wait: 0, into: &report)
+        } catch SyncError.server(let status, _, let message) where status == 400 && message.contains("from the future") {
+            try storage.restartFetch()
+            try await fetch(wait: 0, into: &report)
+        }
+    }
 
     /// Fetches what the server holds after the store's cursor (or after `start`),
     /// opens and applies the other devices' records, and hands this device's own

@@ -36,6 +36,12 @@ public struct SyncReport: Sendable, Hashable {
     public var rejected: [String] = []
     /// The server's cursor read up to.
     public var cursor: Int64 = 0
+    /// Commands sent to other devices.
+    public var commandsSent = 0
+    /// Commands from other devices applied here (or found done already).
+    public var commandsApplied = 0
+    /// Commands that did not open: acknowledged and dropped.
+    public var commandsRejected = 0
 
     /// An empty report.
     public init() {}

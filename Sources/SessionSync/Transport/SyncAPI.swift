@@ -85,6 +85,77 @@ enum SyncAPI {
         var more: Bool
     }
 
+    struct Hint: Codable {
+        var counter: Int64
+        var commands: Int64
+    }
+
+    struct OutgoingCommand: Codable {
+        var id: String
+        var target: String
+        var expiresAt: Int64
+        var sealed: String
+
+        enum CodingKeys: String, CodingKey {
+            case id, target, sealed
+            case expiresAt = "expires_at"
+        }
+    }
+
+    struct CommandsUpload: Codable {
+        var commands: [OutgoingCommand]
+    }
+
+    struct CommandsStored: Codable {
+        var stored: Int
+        var duplicates: Int
+    }
+
+    struct PendingCommand: Codable {
+        var id: String
+        var sender: String
+        var seq: Int64
+        var createdAt: Int64
+        var expiresAt: Int64
+        var sealed: String
+
+        enum CodingKeys: String, CodingKey {
+            case id, sender, seq, sealed
+            case createdAt = "created_at"
+            case expiresAt = "expires_at"
+        }
+    }
+
+    struct PendingCommands: Codable {
+        var commands: [PendingCommand]
+    }
+
+    struct Acknowledge: Codable {
+        var ids: [String]
+    }
+
+    struct Acknowledged: Codable {
+        var acknowledged: Int
+    }
+
+    struct ServerDevice: Codable {
+        var deviceID: String
+        var registeredAt: Int64
+        var lastSeenAt: Int64
+        var hidden: Bool?
+
+        enum CodingKeys: String, CodingKey {
+            case hidden
+            case deviceID = "device_id"
+            case registeredAt = "registered_at"
+            case lastSeenAt = "last_seen_at"
+        }
+    }
+
+    struct ServerDevices: Codable {
+        var devices: [ServerDevice]
+    }
+
     struct Failure: Codable {
         var error: String
         var message: String

@@ -92,14 +92,67 @@ actor SyncServerConnection {
         return try decode(response)
     }
 
+    /// The account's counter and this device's waiting commands, as soon as the
+    /// counter differs from `counter`, or after `wait` seconds.
+    func hint(after counter: Int64, wait: Int) async throws -> SyncAPI.Hint {
+        let query = [URLQueryItem(name: "after", value: String(counter)), URLQueryItem(name: "wait", value: String(wait))]
+        return try decode(try await authorized(SyncHTTPRequest(
+            method: "GET", url: url("v1/hints", query: query), timeout: TimeInterval(wait + 30))))
+    }
+
+    /// Queues sealed commands for other devices; a known id is not stored twice.
+    func post(_ commands: [SyncAPI.OutgoingCommand]) async throws -> SyncAPI.CommandsStored {
+        let body = try Self.encoder.encode(SyncAPI.CommandsUpload(commands: commands))
+        return try decode(try await authorized(SyncHTTPRequest(
+            method: "POST", url: url("v1/commands"), headers: ["Content-Type": "application/json"], body: body)))
+    }
+
+    /// The commands waiting for this device, oldest first.
+    func pendingCommands() async throws -> [SyncAPI.PendingCommand] {
+        let pending: SyncAPI.PendingCommands = try decode(try await authorized(SyncHTTPRequest(
+            method: "GET", url: url("v1/commands"))))
+        return pending.commands
+    }
+
+    /// Acknowledges applied commands: the server does not deliver them again.
+    func acknowledge(commands ids: [String]) async throws {
+        guard !ids.isEmpty else { return }
+        let body = try Self.encoder.encode(SyncAPI.Acknowledge(ids: ids))
+        _ = try await authorized(SyncHTTPRequest(
+            method: "POST", url: url("v1/commands/ack"), headers: ["Content-Type": "application/json"], body: body))
+    }
+
+    /// The account's devices as the server knows them (ids and times only).
+    func devices() async throws -> [SyncAPI.ServerDevice] {
+        let devices: SyncAPI.ServerDevices = try decode(try await authorized(SyncHTTPRequest(
+            method: "GET", url: url("v1/devices"))))
+        return devices.devices
+    }
+
+    /// Revokes a device of the account (this one included).
+    func revoke(device id: String) async throws {
+        _ = try await authorized(SyncHTTPRequest(method: "DELETE", url: url("v1/devices/\(id)")))
+    }
+
+    /// Deletes the account and everything the server holds of it.
+    func deleteAccount() async throws {
+        _ = try await authorized(SyncHTTPRequest(method: "DELETE", url: url("v1/account")))
+    }
+
     private func checked(_ response: SyncHTTPResponse) throws -> SyncHTTPResponse {
         guard (200..<300).contains(response.status) else {
             let failure = try? JSONDecoder().decode(SyncAPI.Failure.self, from: response.body)
             let message = failure?.message ?? String(decoding: response.body.prefix(200), as: UTF8.self)
+            let code = failure?.error ?? "error"
+            if let quota = SyncQuota(code: code) {
+                throw SyncError.quotaExceeded(
+                    quota, message: message, retryAfter: response.headers["retry-after"].flatMap { Int($0) })
+            }
             switch response.status {
             case 429: throw SyncError.rateLimited(retryAfter: response.headers["retry-after"].flatMap { Int($0) })
             case 413: throw SyncError.tooLarge(message)
-            default: throw SyncError.server(status: response.status, code: failure?.error ?? "error", message: message)
+            case 410: throw SyncError.cursorExpired
+            default: throw SyncError.server(status: response.status, code: code, message: message)
             }
         }
         return response

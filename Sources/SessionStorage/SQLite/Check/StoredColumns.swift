@@ -230,6 +230,15 @@ struct StoredTable {
                 Column("command_id", text),
                 Column("applied_at", .time),
             ], key: "command_id"),
+            // Migration 0005: commands waiting to leave.
+            StoredTable(name: "sync_outgoing_commands", columns: [
+                Column("command_id", .identifier),
+                Column("target_device_id", text),
+                Column("payload", text),
+                Column("created_at", .time),
+                Column("send_after", .time),
+                Column("expires_at", .time),
+            ], key: "command_id"),
         ]
     }()
 

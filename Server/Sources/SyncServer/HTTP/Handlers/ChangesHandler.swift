@@ -20,10 +20,10 @@ extension SyncAPI {
             let generation = await notifier.generation(of: caller.accountID)
             let page = try await readPage(accountID: caller.accountID, after: after, limit: Int(limit))
             if !page.records.isEmpty || ContinuousClock.now >= deadline {
-                return JSONResponse.make(body: response(for: page.records, after: after, limit: Int(limit)))
+                return JSONResponse.make(body: response(for: page.records, after: after, limit: Int(limit), counter: page.counter))
             }
             guard await waitForAnnouncement(accountID: caller.accountID, since: generation, until: deadline) else {
-                return JSONResponse.make(body: response(for: page.records, after: after, limit: Int(limit)))
+                return JSONResponse.make(body: response(for: page.records, after: after, limit: Int(limit), counter: page.counter))
             }
         }
     }
@@ -52,7 +52,7 @@ extension SyncAPI {
         }
     }
 
-    private func response(for rows: [ChangedRecord], after: Int64, limit: Int) -> ChangesResponse {
+    private func response(for rows: [ChangedRecord], after: Int64, limit: Int, counter: Int64) -> ChangesResponse {
         let page = rows.prefix(limit)
         let records = page.map {
             ChangesResponse.Record(
@@ -60,7 +60,10 @@ extension SyncAPI {
                 tombstone: $0.tombstone, modifiedAt: Self.seconds($0.modifiedAt),
                 sealed: $0.sealed.map { Data($0).base64EncodedString() })
         }
-        return ChangesResponse(records: records, cursor: page.last?.seq ?? after, more: rows.count > limit)
+        // The last page ends at the counter read with it: commands and revocations move the
+        // counter past the last record too, and a cursor left behind would wake every hint at once.
+        let more = rows.count > limit
+        return ChangesResponse(records: records, cursor: more ? (page.last?.seq ?? after) : max(counter, after), more: more)
     }
 }
 

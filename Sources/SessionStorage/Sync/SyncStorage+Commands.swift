@@ -1,0 +1,177 @@
+import Foundation
+internal import GRDB
+
+/// Commands (migration `0005_sync_commands`): the ones this device sends wait in
+/// `sync_outgoing_commands` until the server has them; the ids of the ones it
+/// applied are kept in `sync_applied_commands`.
+extension SyncStorage {
+    /// Queues a command to leave once its undo window ends, in one transaction.
+    public func queue(_ outgoing: SyncOutgoingCommand) throws {
+        let payload = String(decoding: try SyncCommandCoding.encoder.encode(outgoing.command), as: UTF8.self)
+        try database.mutate { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO sync_outgoing_commands (command_id, target_device_id, payload, created_at, send_after, expires_at)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    outgoing.id, outgoing.targetDeviceID, payload, StoredTime.text(outgoing.createdAt),
+                    StoredTime.text(outgoing.sendAfter), StoredTime.text(outgoing.expiresAt),
+                ])
+        }
+    }
+
+    /// Undoes a queued command: `true` when it had not left yet (it never will),
+    /// `false` when it is gone already (sent, or undone before).
+    @discardableResult
+    public func cancelCommand(_ id: String) throws -> Bool {
+        try database.mutate { db in
+            try db.execute(sql: "DELETE FROM sync_outgoing_commands WHERE command_id = ?", arguments: [id])
+            return db.changesCount > 0
+        }
+    }
+
+    /// The queued commands whose undo window ended by `now`, oldest first; those
+    /// already expired are dropped instead.
+    public func dueCommands(at now: Date = Date(), limit: Int = 1000) throws -> [SyncOutgoingCommand] {
+        try database.mutate { db in
+            try db.execute(
+                sql: "DELETE FROM sync_outgoing_commands WHERE expires_at <= ?", arguments: [StoredTime.text(now)])
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT command_id, target_device_id, payload, created_at, send_after, expires_at
+                    FROM sync_outgoing_commands WHERE send_after <= ? ORDER BY send_after, command_id LIMIT ?
+                    """,
+                arguments: [StoredTime.text(now), limit])
+            return rows.compactMap { row -> SyncOutgoingCommand? in
+                let payload: String = row[2]
+                guard let command = try? SyncCommandCoding.decoder.decode(SyncCommand.self, from: Data(payload.utf8)),
+                      let created = StoredTime.date(row[3]), let sendAfter = StoredTime.date(row[4]),
+                      let expires = StoredTime.date(row[5])
+                else { return nil }
+                return SyncOutgoingCommand(
+                    id: row[0], targetDeviceID: row[1], command: command, createdAt: created,
+                    sendAfter: sendAfter, expiresAt: expires)
+            }
+        }
+    }
+
+    /// When the next queued command's undo window ends (`nil`: none is queued).
+    public func nextCommandDue() throws -> Date? {
+        try database.read { db in
+            try String.fetchOne(db, sql: "SELECT min(send_after) FROM sync_outgoing_commands").flatMap(StoredTime.date)
+        }
+    }
+
+    /// Removes commands the server acknowledged.
+    public func commandsSent(_ ids: [String]) throws {
+        try database.mutate { db in
+            for id in ids {
+                try db.execute(sql: "DELETE FROM sync_outgoing_commands WHERE command_id = ?", arguments: [id])
+            }
+        }
+    }
+
+    /// Whether a received command was applied here already.
+    public func isCommandApplied(_ id: String) throws -> Bool {
+        try database.read { db in
+            try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM sync_applied_commands WHERE command_id = ?)", arguments: [id])
+                ?? false
+        }
+    }
+
+    /// Remembers that a received command was applied (or decided against: a
+    /// close of a tab that shows another page is done with too).
+    public func markCommandApplied(_ id: String, at date: Date = Date()) throws {
+        try database.mutate { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO sync_applied_commands (command_id, applied_at) VALUES (?, ?)",
+                arguments: [id, StoredTime.text(date)])
+        }
+    }
+
+    /// Where one of this store's open tabs is, and the URL it shows: what a
+    /// `close_tab` command checks before closing it.
+    public func openTab(_ id: String) throws -> (browser: String, index: Int, url: String)? {
+        try database.read { db in
+            guard let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT t.browser_id, t.sort_key, coalesce(p.url, '') FROM tabs t
+                    JOIN browsers b ON b.id = t.browser_id AND b.closed_entry_id IS NULL
+                    LEFT JOIN tab_pages p ON p.tab_id = t.id
+                    WHERE t.id = ?
+                    """,
+                arguments: [id.lowercased()])
+            else { return nil }
+            let browser: String = row[0]
+            let sortKey: Int64 = row[1]
+            let index = try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM tabs WHERE browser_id = ? AND sort_key < ?",
+                arguments: [browser, sortKey]) ?? 0
+            return (browser, index, row[2])
+        }
+    }
+
+    /// Whether a tab with this id exists here, open or in recently closed.
+    public func tabExists(_ id: String) throws -> Bool {
+        try database.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM tabs WHERE id = ?)", arguments: [id.lowercased()])
+                ?? false
+        }
+    }
+
+    /// The open window used last: where tabs sent from other devices open.
+    public func lastActiveOpenBrowser() throws -> String? {
+        try database.read { db in
+            try String.fetchOne(
+                db,
+                sql: "SELECT id FROM browsers WHERE closed_entry_id IS NULL ORDER BY last_active_at DESC, id LIMIT 1")
+        }
+    }
+
+    /// The device another device's record came from.
+    public func remoteDeviceID(ofRecord recordID: String) throws -> String? {
+        try database.read { db in
+            try String.fetchOne(
+                db, sql: "SELECT device_id FROM sync_remote_records WHERE record_id = ?", arguments: [recordID])
+        }
+    }
+
+    /// Forgets the other devices' records and sets the cursor back to 0, in one
+    /// transaction: the server no longer holds what changed since the cursor
+    /// (`410`), or holds less than the cursor says (it was restored), so the
+    /// next fetch reads everything again.
+    public func restartFetch() throws {
+        try database.mutate { db in
+            try SyncRows.forgetRemote(db)
+            try db.execute(sql: "UPDATE sync_state SET cursor = 0 WHERE id = 1")
+        }
+    }
+
+    /// Observes the outgoing queue: its count, then the count after each commit
+    /// that touched it (equal ones included), on a private queue.
+    public func observeOutgoingCommands(onChange: @escaping @Sendable (Result<Int, any Error>) -> Void)
+        -> any StoreObservation
+    {
+        SnapshotObserver(
+            database: database, tables: ["sync_outgoing_commands"],
+            fetch: { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_outgoing_commands") ?? 0 },
+            isSame: { _, _ in false }, onChange: onChange)
+    }
+}
+
+/// The JSON form of a command's payload (sorted keys, URLs unescaped).
+public enum SyncCommandCoding {
+    /// Encodes a ``SyncCommand`` payload.
+    public static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// Decodes a ``SyncCommand`` payload.
+    public static var decoder: JSONDecoder { JSONDecoder() }
+}
