@@ -167,13 +167,19 @@ public actor SyncClient {
     /// start share one path.
     private func hintLoop() async {
         var failures = 0
-        var first = true
+        // What happened while this client was not running is pulled first.
+        var pullFirst = true
         while !Task.isCancelled {
             do {
+                if pullFirst {
+                    try await syncing(.fetch) { report in
+                        try await self.fetchFromCursor(into: &report)
+                        try await self.receiveCommands(into: &report)
+                    }
+                    pullFirst = false
+                }
                 let cursor = try storage.state().cursor
-                // The first hint answers at once: what happened while this client was not running.
-                let hint = try await server.hint(after: first ? -1 : cursor, wait: configuration.longPollSeconds)
-                first = false
+                let hint = try await server.hint(after: cursor, wait: configuration.longPollSeconds)
                 if hint.counter != cursor {
                     try await syncing(.fetch) { report in try await self.fetchFromCursor(into: &report) }
                 }

@@ -29,7 +29,9 @@ final class SyncDevice: @unchecked Sendable {
         histories = SQLiteNavigationHistoryRepository(database: database)
         keys = SyncKeyFile(besideStoreAt: directory.appendingPathComponent("store.sqlite").path)
         credentials = try SyncPairing.pair(storage: sync, keyStore: keys, seed: seed, deviceName: name)
-        client = try SyncClient(storage: sync, keyStore: keys, serverURL: server, configuration: configuration)
+        client = try SyncClient(
+            storage: sync, keyStore: keys, serverURL: server, configuration: configuration,
+            applier: IncomingCommandApplier(sync: sync, browsers: browsers, tabs: tabs, histories: histories))
     }
 
     deinit {
@@ -48,6 +50,14 @@ final class SyncDevice: @unchecked Sendable {
             ids.append(tab.id)
         }
         return (browser, ids)
+    }
+
+    /// Every open tab's URL, window after window.
+    func openURLs() throws -> [String] {
+        try browsers.browsers().flatMap { browser in
+            let snapshot = try tabs.snapshot(of: browser.id)
+            return (0..<snapshot.list.count).map { snapshot.pages[snapshot.list.id(at: $0)]?.url ?? "" }
+        }
     }
 
     /// The other devices' open tabs' URLs, by device name, in order.
