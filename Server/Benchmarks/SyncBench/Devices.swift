@@ -26,11 +26,12 @@ final class BenchDevice: @unchecked Sendable {
         var configuration = SyncClient.Configuration()
         configuration.debounce = debounce
         configuration.longPollSeconds = 20
-        client = try SyncClient(
-            storage: sync, keyStore: keys, serverURL: server, transport: transport, configuration: configuration)
         tabs = SQLiteWebStateListRepository(database: database)
         histories = SQLiteNavigationHistoryRepository(database: database)
         browsers = SQLiteBrowserRepository(database: database)
+        client = try SyncClient(
+            storage: sync, keyStore: keys, serverURL: server, transport: transport, configuration: configuration,
+            applier: IncomingCommandApplier(sync: sync, browsers: browsers, tabs: tabs, histories: histories))
     }
 
     func close() {

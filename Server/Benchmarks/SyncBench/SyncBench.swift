@@ -11,7 +11,7 @@ import SyncServerHarness
 struct SyncBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sessionstore-sync-bench",
-        abstract: "Measure sync: bytes per change, propagation, cold start, completeness, crash safety.")
+        abstract: "Measure sync: bytes per change, propagation, command latency, cold start, completeness, crash safety.")
 
     @Option(help: "Tab counts of the sending device, comma-separated.")
     var sizes = "100,1000,10000,100000"
@@ -24,6 +24,9 @@ struct SyncBench: AsyncParsableCommand {
 
     @Option(name: .customLong("propagation-tabs"), help: "Tabs of the devices while propagation is timed.")
     var propagationTabs = 1000
+
+    @Option(help: "Tabs sent from one device to the other, each timed until it shows.")
+    var commands = 1000
 
     @Option(help: "SIGKILLs of a syncing client.")
     var kills = 200
@@ -118,10 +121,16 @@ struct SyncBench: AsyncParsableCommand {
         try await receiver.client.sync()
         let (latencies, lostChanges) = try await Propagation.measure(
             sender: sender, receiver: receiver, changes: propagationChanges)
-        sender.close()
-        receiver.close()
         let p50 = Figures.percentile(latencies, 50), p99 = Figures.percentile(latencies, 99)
         print("  p50 \(Figures.ms(p50)), p99 \(Figures.ms(p99)), max \(Figures.ms(latencies.max() ?? 0)); \(lostChanges) not shown within 10 s")
+
+        // Commands with both devices connected.
+        print("\ncommands: \(Figures.count(commands)) tabs sent, each timed from queued to shown in the other store")
+        let sent = try await CommandLatency.measure(sender: sender, receiver: receiver, commands: commands)
+        sender.close()
+        receiver.close()
+        let commandP50 = Figures.percentile(sent.latencies, 50), commandP99 = Figures.percentile(sent.latencies, 99)
+        print("  p50 \(Figures.ms(commandP50)), p99 \(Figures.ms(commandP99)), max \(Figures.ms(sent.latencies.max() ?? 0)); \(sent.lost) not shown within 10 s, \(sent.duplicated) opened twice")
 
         // Crash safety.
         print("\ncrash safety: \(kills) SIGKILLs of a syncing client")
@@ -131,6 +140,11 @@ struct SyncBench: AsyncParsableCommand {
         print("  \(crash.kills) killed, \(crash.failedChildren) ended otherwise; \(Figures.count(crash.committed)) changes committed locally; \(crash.tabs) open tabs: \(crash.lost) lost or stale on the server, \(crash.duplicated) duplicated")
 
         // Goals.
+        print("\nGoals (issue 20):")
+        print(Figures.goal(
+            sent.latencies.count >= 1000 && commandP99 <= 1 && sent.lost == 0 && sent.duplicated == 0,
+            "command latency: a sent tab shows on the connected target in p99 <= 1 s over >= 1,000 commands, none lost or applied twice: "
+                + "p50 \(Figures.ms(commandP50)), p99 \(Figures.ms(commandP99)) over \(sent.latencies.count) (\(sent.lost) lost, \(sent.duplicated) applied twice)"))
         print("\nGoals (issue 19):")
         let at10k = perChange.first { $0.size == 10_000 }
         let means = perChange.map(\.mean)

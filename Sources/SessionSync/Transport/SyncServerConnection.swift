@@ -58,19 +58,31 @@ actor SyncServerConnection {
         return fresh.token
     }
 
-    /// Sends an authorized request; a `401` gets one new token and one retry.
+    /// Sends an authorized request; a `401` gets one new token and one retry,
+    /// and a short rate limit (`429 rate_limited`, `Retry-After` up to 5 s) is
+    /// waited out, up to 3 times, before it surfaces as ``SyncError/rateLimited(retryAfter:)``.
     private func authorized(_ request: SyncHTTPRequest) async throws -> SyncHTTPResponse {
-        for attempt in 0..<2 {
+        var refreshed = false
+        var waits = 0
+        while true {
             var request = request
             request.headers["Authorization"] = "Bearer \(try await bearer())"
             let response = try await transport.send(request)
-            if response.status == 401, attempt == 0 {
+            if response.status == 401, !refreshed {
+                refreshed = true
                 token = nil
+                continue
+            }
+            if response.status == 429, waits < 3,
+               let seconds = response.headers["retry-after"].flatMap({ Int($0) }), seconds <= 5,
+               (try? JSONDecoder().decode(SyncAPI.Failure.self, from: response.body))?.error == "rate_limited"
+            {
+                waits += 1
+                try await Task.sleep(for: .seconds(seconds))
                 continue
             }
             return try checked(response)
         }
-        throw SyncError.server(status: 401, code: "unauthorized", message: "the token was refused twice")
     }
 
     /// Uploads records; returns the server's cursor after them.
