@@ -120,6 +120,8 @@ public actor SyncClient {
             try await self.sendDueCommands(into: &report)
             try await self.fetchFromCursor(into: &report)
             try await self.receiveCommands(into: &report)
+            // What the commands changed here goes out in the same sync.
+            if report.commandsApplied > 0 { try await self.upload(into: &report) }
         }
     }
 
