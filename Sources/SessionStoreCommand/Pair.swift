@@ -29,18 +29,47 @@ extension SessionStore {
         @Flag(name: .customLong("show-seed"), help: "Print the seed of the account the store is paired with.")
         var showSeed = false
 
+        @Flag(help: ArgumentHelp(
+            "Move the paired store to a new account (a new seed, printed), or to the one of --seed: after revoking a lost device, on one device, then with the new seed on the others."))
+        var rotate = false
+
         func validate() throws {
             guard ["desktop", "phone", "tablet", "unknown"].contains(formFactor) else {
                 throw ValidationError("--form-factor must be desktop, phone, tablet or unknown.")
             }
             if showSeed, seed != nil { throw ValidationError("--show-seed and --seed do not go together.") }
+            if showSeed, rotate { throw ValidationError("--show-seed and --rotate do not go together.") }
         }
 
         func run() throws {
             let keyFile = keyOptions.keyFile(storePath: options.path)
+            if rotate {
+                let joining = try seed.map(SyncSeed.init(text:))
+                let database = try options.openForWriting(create: false)
+                defer { try? database.close() }
+                let credentials = try SyncPairing.rotate(
+                    storage: SyncStorage(database: database), keyStore: keyFile, seed: joining)
+                print("account: \(credentials.account.accountID) (new)")
+                print("device:  \(credentials.device.deviceID)")
+                if joining == nil {
+                    print("seed:    \(credentials.seed.text)")
+                    print("Move the other devices with: sessionstore pair --rotate --seed \(credentials.seed.text)")
+                }
+                return
+            }
             if let existing = try keyFile.load() {
                 if showSeed {
                     print(existing.seed.text)
+                    return
+                }
+                if let name, seed == nil {
+                    let database = try options.openForWriting(create: false)
+                    defer { try? database.close() }
+                    try SyncStorage(database: database).rename(deviceName: name)
+                    var renamed = existing
+                    renamed.deviceName = name
+                    try keyFile.save(renamed)
+                    print("renamed: \(name) (the other devices see it after the next sync)")
                     return
                 }
                 if let seed, try SyncSeed(text: seed) != existing.seed {

@@ -40,6 +40,14 @@ enum SyncRows {
             """)
     }
 
+    /// Marks the device record, so the next upload sends it again.
+    static func markDevice(_ db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO sync_outbox (kind, local_id, marked_at)
+            SELECT 'device', 'device', \(now) FROM sync_state WHERE id = 1 AND enabled = 1 \(mark)
+            """)
+    }
+
     /// After the rows were replaced wholesale (a snapshot restored, an import with
     /// `--replace`): the next sync must compare them with what the server holds.
     static func rowsReplaced(_ db: Database) throws {

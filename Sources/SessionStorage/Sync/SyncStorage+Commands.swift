@@ -140,6 +140,16 @@ extension SyncStorage {
         }
     }
 
+    /// Renames this device as the other devices show it: its device record is
+    /// marked and goes out with the next upload (names travel sealed; the
+    /// server never sees one).
+    public func rename(deviceName: String) throws {
+        try database.mutate { db in
+            try db.execute(sql: "UPDATE sync_state SET device_name = ? WHERE id = 1", arguments: [deviceName])
+            try SyncRows.markDevice(db)
+        }
+    }
+
     /// Forgets the other devices' records and sets the cursor back to 0, in one
     /// transaction: the server no longer holds what changed since the cursor
     /// (`410`), or holds less than the cursor says (it was restored), so the

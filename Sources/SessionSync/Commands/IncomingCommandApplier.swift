@@ -41,7 +41,9 @@ public struct IncomingCommandApplier: Sendable {
     }
 
     /// Applies `command` (id `id`) unless it was applied before, and notes its id.
-    /// `expectedRecordID` checks a close against this device's record ids.
+    /// `isOwnTab` says whether a close names one of this device's tabs (its
+    /// record id is the one this device publishes the tab under); one that does
+    /// not is left alone.
     @discardableResult
     public func apply(_ command: SyncCommand, id: String, isOwnTab: @Sendable (SyncCloseTab) -> Bool) async throws
         -> Outcome
@@ -69,10 +71,10 @@ public struct IncomingCommandApplier: Sendable {
         } else {
             browser = try await browsers.createBrowser().id
         }
-        let items = (sent.navigations ?? []).map(Self.item)
+        let items = (sent.navigations ?? []).map(\.navigationItem)
         let current = sent.current.flatMap { items.indices.contains($0) ? $0 : nil }
-        let page = current.map { items[$0] } ?? Self.item(SyncedNavigation(
-            url: sent.url, title: sent.title, time: Int64(Date().timeIntervalSince1970 * 1000)))
+        let page = current.map { items[$0] } ?? SyncedNavigation(
+            url: sent.url, title: sent.title, time: Int64(Date().timeIntervalSince1970 * 1000)).navigationItem
         try await tabs.insert(WebState(id: tabID), in: browser, params: .automatic(), navigatingTo: page)
         if let current, items.count > 1 {
             let history = try NavigationHistory(items: items, currentIndex: current)
@@ -93,13 +95,5 @@ public struct IncomingCommandApplier: Sendable {
             return true
         }
         return closed ? .closed(tabID) : .leftAlone
-    }
-
-    private static func item(_ navigation: SyncedNavigation) -> NavigationItem {
-        NavigationItem(
-            url: navigation.url, virtualURL: navigation.virtualURL,
-            title: String(navigation.title.prefix(NavigationLimits.maximumTitleLength)),
-            timestamp: Date(timeIntervalSince1970: Double(navigation.time) / 1000),
-            faviconURL: navigation.faviconURL)
     }
 }

@@ -38,4 +38,30 @@ public enum SyncPairing {
             formFactor: formFactor)
         return credentials
     }
+
+    /// Moves the store to another account: the one of `seed`, or a new one when
+    /// `nil`. Run it after revoking a device that may still hold the seed: on one
+    /// device with no seed (it prints the new one), then with that seed on each
+    /// remaining device. The device gets a new identity in the new account, keeps
+    /// its name, and sends every record again at the next sync; the other
+    /// devices' records of the old account are forgotten. The old account stays
+    /// on the server until deleted (``SyncClient/deleteAccount()``, before rotating).
+    ///
+    /// - Throws: ``SyncError/notPaired(path:)`` when the store was never paired.
+    @discardableResult
+    public static func rotate(storage: SyncStorage, keyStore: any SyncKeyStore, seed: SyncSeed? = nil) throws
+        -> SyncCredentials
+    {
+        guard let existing = try keyStore.load() else {
+            throw SyncError.notPaired(path: (keyStore as? SyncKeyFile)?.path ?? "the key store")
+        }
+        let credentials = SyncCredentials(
+            seed: seed ?? .generate(), device: .generate(), deviceName: existing.deviceName,
+            formFactor: existing.formFactor)
+        try keyStore.save(credentials)
+        try storage.enable(
+            accountID: credentials.account.accountID, deviceID: credentials.device.deviceID,
+            deviceName: existing.deviceName, formFactor: existing.formFactor)
+        return credentials
+    }
 }

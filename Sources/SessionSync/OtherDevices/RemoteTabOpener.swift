@@ -41,13 +41,7 @@ public struct RemoteTabOpener: Sendable {
         default:
             throw StorageError.unknownTab(recordID)
         }
-        let items = navigations.map { navigation in
-            NavigationItem(
-                url: navigation.url, virtualURL: navigation.virtualURL,
-                title: String(navigation.title.prefix(NavigationLimits.maximumTitleLength)),
-                timestamp: Date(timeIntervalSince1970: Double(navigation.time) / 1000),
-                faviconURL: navigation.faviconURL)
-        }
+        let items = navigations.map(\.navigationItem)
         guard let index = current, items.indices.contains(index) else { throw StorageError.unknownTab(recordID) }
         let webState = WebState()
         try await tabs.insert(webState, in: browser, params: params, navigatingTo: items[index])
@@ -56,5 +50,14 @@ public struct RemoteTabOpener: Sendable {
             try await histories.update(webState.id) { $0 = history }
         }
         return webState.id
+    }
+}
+
+extension SyncedNavigation {
+    /// The history entry this synced navigation stands for (its title cut to the store's limit).
+    var navigationItem: NavigationItem {
+        NavigationItem(
+            url: url, virtualURL: virtualURL, title: String(title.prefix(NavigationLimits.maximumTitleLength)),
+            timestamp: Date(timeIntervalSince1970: Double(time) / 1000), faviconURL: faviconURL)
     }
 }
