@@ -122,3 +122,20 @@ public struct SyncOutgoingCommand: Sendable, Hashable {
         self.expiresAt = expiresAt
     }
 }
+
+/// A queued command as stored: its payload is the command's JSON, which a
+/// client seals and sends as it is (a newer binary's command included).
+public struct SyncCommandEnvelope: Sendable, Hashable {
+    /// The command's id.
+    public var id: String
+    /// The device it is for.
+    public var targetDeviceID: String
+    /// The command's JSON.
+    public var payload: Data
+    /// When it was made.
+    public var createdAt: Date
+    /// The end of its undo window.
+    public var sendAfter: Date
+    /// When its target stops applying it.
+    public var expiresAt: Date
+}

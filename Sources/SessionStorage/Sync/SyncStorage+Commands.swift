@@ -32,8 +32,24 @@ extension SyncStorage {
     }
 
     /// The queued commands whose undo window ended by `now`, oldest first; those
-    /// already expired are dropped instead.
+    /// already expired are dropped instead. A row whose payload this binary
+    /// cannot read (a newer binary's command) is left out here, and still sent
+    /// by ``dueEnvelopes(at:limit:)``.
     public func dueCommands(at now: Date = Date(), limit: Int = 1000) throws -> [SyncOutgoingCommand] {
+        try dueEnvelopes(at: now, limit: limit).compactMap { envelope -> SyncOutgoingCommand? in
+            guard let command = try? SyncCommandCoding.decoder.decode(SyncCommand.self, from: envelope.payload) else {
+                return nil
+            }
+            return SyncOutgoingCommand(
+                id: envelope.id, targetDeviceID: envelope.targetDeviceID, command: command,
+                createdAt: envelope.createdAt, sendAfter: envelope.sendAfter, expiresAt: envelope.expiresAt)
+        }
+    }
+
+    /// The queued commands whose undo window ended by `now`, oldest first, as
+    /// stored: what a client seals and sends, whether or not it knows the
+    /// command's kind. Expired ones are dropped.
+    public func dueEnvelopes(at now: Date = Date(), limit: Int = 1000) throws -> [SyncCommandEnvelope] {
         try database.mutate { db in
             try db.execute(
                 sql: "DELETE FROM sync_outgoing_commands WHERE expires_at <= ?", arguments: [StoredTime.text(now)])
@@ -44,15 +60,13 @@ extension SyncStorage {
                     FROM sync_outgoing_commands WHERE send_after <= ? ORDER BY send_after, command_id LIMIT ?
                     """,
                 arguments: [StoredTime.text(now), limit])
-            return rows.compactMap { row -> SyncOutgoingCommand? in
+            return rows.map { row in
                 let payload: String = row[2]
-                guard let command = try? SyncCommandCoding.decoder.decode(SyncCommand.self, from: Data(payload.utf8)),
-                      let created = StoredTime.date(row[3]), let sendAfter = StoredTime.date(row[4]),
-                      let expires = StoredTime.date(row[5])
-                else { return nil }
-                return SyncOutgoingCommand(
-                    id: row[0], targetDeviceID: row[1], command: command, createdAt: created,
-                    sendAfter: sendAfter, expiresAt: expires)
+                let distantPast = Date(timeIntervalSince1970: 0)
+                return SyncCommandEnvelope(
+                    id: row[0], targetDeviceID: row[1], payload: Data(payload.utf8),
+                    createdAt: StoredTime.date(row[3]) ?? distantPast, sendAfter: StoredTime.date(row[4]) ?? distantPast,
+                    expiresAt: StoredTime.date(row[5]) ?? distantPast)
             }
         }
     }

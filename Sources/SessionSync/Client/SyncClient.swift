@@ -1,5 +1,6 @@
 import Foundation
 import SessionStorage
+import SessionModel
 
 /// Syncs one store with its account's other devices through a sync server.
 ///
@@ -380,11 +381,16 @@ public actor SyncClient {
     /// leaves at once (after `undoWindow`, when given) and expires after 10 days.
     ///
     /// - Returns: The queued command; its id undoes it (``undo(_:)``) until it leaves.
+    /// - Throws: `NavigationHistoryError` for a page no store would open (an
+    ///   empty URL, one over the length limit).
     @discardableResult
     public func sendTab(_ tab: SyncSendTab, to deviceID: String, undoWindow: Duration = .zero) throws
         -> SyncOutgoingCommand
     {
-        try queue(.sendTab(tab), to: deviceID.lowercased(), undoWindow: undoWindow)
+        // The target would refuse a page its store refuses: say so here, before it leaves.
+        _ = try NavigationHistory(
+            items: [SyncedNavigation(url: tab.url, title: tab.title, time: 0).navigationItem], currentIndex: 0)
+        return try queue(.sendTab(tab), to: deviceID.lowercased(), undoWindow: undoWindow)
     }
 
     /// Queues "close this tab" for the other device's tab `recordID` (a
@@ -430,14 +436,14 @@ public actor SyncClient {
         defer { sendingCommands = false }
         let own = credentials.device.deviceID
         while true {
-            let due = try storage.dueCommands(limit: 1000)
+            let due = try storage.dueEnvelopes(limit: 1000)
             guard !due.isEmpty else { return }
             let sealed = try due.map { outgoing in
                 let expires = Int64(outgoing.expiresAt.timeIntervalSince1970)
                 return SyncAPI.OutgoingCommand(
                     id: outgoing.id, target: outgoing.targetDeviceID, expiresAt: expires,
                     sealed: try commandSealer.seal(
-                        outgoing.command, id: outgoing.id, sender: own, target: outgoing.targetDeviceID,
+                        payload: outgoing.payload, id: outgoing.id, sender: own, target: outgoing.targetDeviceID,
                         expiresAt: expires
                     ).base64EncodedString())
             }
@@ -476,7 +482,14 @@ public actor SyncClient {
             let pending = try await server.pendingCommands()
             guard !pending.isEmpty else { return }
             var done: [String] = []
+            let now = Int64(Date().timeIntervalSince1970)
             for command in pending {
+                // Past its time (a server that held it back): done with, not applied.
+                guard command.expiresAt > now else {
+                    report.commandsRejected += 1
+                    done.append(command.id)
+                    continue
+                }
                 guard let sealed = Data(base64Encoded: command.sealed),
                       let opened = commandSealer.open(
                         sealed, id: command.id, sender: command.sender, target: own, expiresAt: command.expiresAt)
@@ -485,10 +498,10 @@ public actor SyncClient {
                     done.append(command.id)
                     continue
                 }
-                try await applier.apply(opened, id: command.id) { close in
+                let outcome = try await applier.apply(opened, id: command.id) { close in
                     account.recordID(kind: .tab, deviceID: own, localID: close.tabID) == close.recordID
                 }
-                report.commandsApplied += 1
+                if case .refused = outcome { report.commandsRejected += 1 } else { report.commandsApplied += 1 }
                 done.append(command.id)
             }
             try await server.acknowledge(commands: done)

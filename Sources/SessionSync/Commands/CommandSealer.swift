@@ -18,7 +18,11 @@ struct CommandSealer: Sendable {
 
     /// Seals `command` from `sender` to `target`.
     func seal(_ command: SyncCommand, id: String, sender: String, target: String, expiresAt: Int64) throws -> Data {
-        let payload = try SyncCommandCoding.encoder.encode(command)
+        try seal(payload: SyncCommandCoding.encoder.encode(command), id: id, sender: sender, target: target, expiresAt: expiresAt)
+    }
+
+    /// Seals a command's JSON payload from `sender` to `target`.
+    func seal(payload: Data, id: String, sender: String, target: String, expiresAt: Int64) throws -> Data {
         let box = try ChaChaPoly.seal(
             payload, using: account.recordKey,
             authenticating: Self.associatedData(

@@ -38,6 +38,9 @@ public struct IncomingCommandApplier: Sendable {
         case leftAlone
         /// The command was applied before.
         case alreadyApplied
+        /// The command cannot be applied here (a page the store refuses, an id
+        /// that is not one): done with, so that it does not block the ones after it.
+        case refused(String)
     }
 
     /// Applies `command` (id `id`) unless it was applied before, and notes its id.
@@ -61,30 +64,38 @@ public struct IncomingCommandApplier: Sendable {
     }
 
     private func open(_ sent: SyncSendTab, id: String) async throws -> Outcome {
-        guard let uuid = UUID(uuidString: id) else { return .leftAlone }
+        guard let uuid = UUID(uuidString: id) else { return .refused("the command id is not a UUID") }
         let tabID = WebStateID(rawValue: uuid)
         // Opened before a crash kept its id from being noted: not again.
         if try sync.tabExists(tabID.uuidString) { return .alreadyApplied }
+        // Checked before anything is written: a page the store refuses (an empty or
+        // over-long URL) is done with, not retried until it expires.
+        let items = (sent.navigations ?? []).map(\.navigationItem)
+        let history = sent.current.flatMap { try? NavigationHistory(items: items, currentIndex: $0) }
+        let page = history.map { items[$0.currentIndex ?? 0] } ?? SyncedNavigation(
+            url: sent.url, title: sent.title, time: Int64(Date().timeIntervalSince1970 * 1000)).navigationItem
+        do {
+            _ = try NavigationHistory(items: [page], currentIndex: 0)
+        } catch {
+            return .refused("the page cannot be opened: \(error.localizedDescription)")
+        }
         let browser: BrowserID
         if let last = try sync.lastActiveOpenBrowser().flatMap(BrowserID.init(uuidString:)) {
             browser = last
         } else {
             browser = try await browsers.createBrowser().id
         }
-        let items = (sent.navigations ?? []).map(\.navigationItem)
-        let current = sent.current.flatMap { items.indices.contains($0) ? $0 : nil }
-        let page = current.map { items[$0] } ?? SyncedNavigation(
-            url: sent.url, title: sent.title, time: Int64(Date().timeIntervalSince1970 * 1000)).navigationItem
         try await tabs.insert(WebState(id: tabID), in: browser, params: .automatic(), navigatingTo: page)
-        if let current, items.count > 1 {
-            let history = try NavigationHistory(items: items, currentIndex: current)
+        if let history, history.items.count > 1 {
             try await histories.update(tabID) { $0 = history }
         }
         return .opened(tabID, in: browser)
     }
 
+    /// The URL is checked just before the close's own transaction: a navigation
+    /// committed between the two (a few milliseconds) is not seen.
     private func close(_ close: SyncCloseTab) async throws -> Outcome {
-        guard let uuid = UUID(uuidString: close.tabID) else { return .leftAlone }
+        guard let uuid = UUID(uuidString: close.tabID) else { return .refused("the tab id is not a UUID") }
         let tabID = WebStateID(rawValue: uuid)
         guard let open = try sync.openTab(tabID.uuidString), open.url == close.url,
               let browser = BrowserID(uuidString: open.browser)
