@@ -59,4 +59,32 @@ import Testing
         let wrongVersion = try open([seed.text, keys.accountID, device.deviceID, recordID, "11", sealed.base64EncodedString()])
         #expect(wrongVersion.status == 1)
     }
+
+    @Test(.enabled(if: pythonHasCryptography, "python3 with the cryptography package"))
+    func pythonOpensACommandSealedHere_andRefusesOneRedirected() throws {
+        let seed = SyncSeed.generate()
+        let keys = AccountKeys(seed: seed)
+        let (sender, target, other) = (UUID().uuidString.lowercased(), UUID().uuidString.lowercased(), UUID().uuidString.lowercased())
+        let id = UUID().uuidString.lowercased()
+        let command = SyncCommand.closeTab(SyncCloseTab(
+            recordID: String(repeating: "a", count: 32), tabID: "33333333-3333-4333-8333-333333333333",
+            url: "https://private.example/ünïcode"))
+        let sealed = try CommandSealer(account: keys).seal(command, id: id, sender: sender, target: target, expiresAt: 1_795_000_000)
+        let opened = try open([
+            "--command", seed.text, keys.accountID, sender, target, id, "1795000000", sealed.base64EncodedString(),
+        ])
+        #expect(opened.status == 0)
+        let object = try JSONSerialization.jsonObject(with: Data(opened.output.utf8)) as? [String: Any]
+        #expect(object?["type"] as? String == "close_tab")
+        #expect((object?["close"] as? [String: Any])?["url"] as? String == "https://private.example/ünïcode")
+        // Sent to another device, or given a longer life, it no longer opens.
+        let redirected = try open([
+            "--command", seed.text, keys.accountID, sender, other, id, "1795000000", sealed.base64EncodedString(),
+        ])
+        #expect(redirected.status == 1)
+        let extended = try open([
+            "--command", seed.text, keys.accountID, sender, target, id, "1795086400", sealed.base64EncodedString(),
+        ])
+        #expect(extended.status == 1)
+    }
 }

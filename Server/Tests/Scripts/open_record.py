@@ -4,6 +4,9 @@ Python's `cryptography` package: an implementation independent of the Swift one.
 
 Usage: open_record.py SEED ACCOUNT_ID DEVICE_ID RECORD_ID VERSION SEALED_BASE64
 Prints the record's kind and its JSON payload; exits 1 if it opens under no kind.
+
+       open_record.py --command SEED ACCOUNT_ID SENDER TARGET COMMAND_ID EXPIRES_AT SEALED_BASE64
+Prints a command's JSON payload ("Commands" in the doc); exits 1 if it does not open.
 """
 import base64
 import hashlib
@@ -23,7 +26,26 @@ def derive(seed: bytes, info: str) -> bytes:
     return HKDF(algorithm=hashes.SHA256(), length=32, salt=SALT, info=info.encode()).derive(seed)
 
 
+def open_command() -> int:
+    seed_text, account_id, sender, target, command_id, expires_at, sealed_text = sys.argv[2:9]
+    seed = base64.urlsafe_b64decode(seed_text + "=" * (-len(seed_text) % 4))
+    sealed = base64.b64decode(sealed_text)
+    if len(seed) != 32 or sealed[0] != 1:
+        print("not a seed or not a version-1 sealed command", file=sys.stderr)
+        return 2
+    aad = f"sessionstore-command/v1\n{account_id}\n{sender}\n{target}\n{command_id}\n{expires_at}".encode()
+    try:
+        plain = ChaCha20Poly1305(derive(seed, "record-encryption")).decrypt(sealed[1:13], sealed[13:], aad)
+    except Exception:
+        print("the command does not open", file=sys.stderr)
+        return 1
+    print(json.dumps(json.loads(plain), sort_keys=True))
+    return 0
+
+
 def main() -> int:
+    if sys.argv[1:2] == ["--command"]:
+        return open_command()
     seed_text, account_id, device_id, record_id, version, sealed_text = sys.argv[1:7]
     seed = base64.urlsafe_b64decode(seed_text + "=" * (-len(seed_text) % 4))
     sealed = base64.b64decode(sealed_text)
