@@ -22,14 +22,18 @@ extension SessionStore {
             var windows: Int
             var tabs: Int
             var closedTabs: Int
+            /// Silent for 28 days or more.
+            var hidden: Bool
         }
 
         func run() throws {
             let devices = try options.reading { try SyncStorage(database: $0).remoteDevices() }
+            let hideBefore = Date().addingTimeInterval(-OtherDevicesMediator.defaultHidingAge)
             let rows = devices.map {
                 Row(id: $0.id, name: $0.name, formFactor: $0.formFactor,
                     lastSeenAt: $0.lastSeenAt.map { ISO8601DateFormatter().string(from: $0) },
-                    windows: $0.windows.count, tabs: $0.tabCount, closedTabs: $0.closedTabs.count)
+                    windows: $0.windows.count, tabs: $0.tabCount, closedTabs: $0.closedTabs.count,
+                    hidden: ($0.lastSeenAt ?? .distantPast) < hideBefore)
             }
             if json {
                 try JSONOutput.print(rows)
@@ -38,7 +42,7 @@ extension SessionStore {
             if rows.isEmpty { print("no other devices (pair another device, then run `sessionstore sync`)") }
             for row in rows {
                 let name = row.name.isEmpty ? "(unnamed)" : row.name
-                print("\(name)  \(row.formFactor)  \(row.windows) windows, \(row.tabs) tabs  last seen \(row.lastSeenAt ?? "never")  \(row.id)")
+                print("\(name)  \(row.formFactor)  \(row.windows) windows, \(row.tabs) tabs  last seen \(row.lastSeenAt ?? "never")\(row.hidden ? " (silent 28 days or more)" : "")  \(row.id)")
             }
         }
     }

@@ -27,10 +27,12 @@ import Testing
     static let other = "22222222-2222-4222-8222-222222222222"
 
     /// A record of another device, as a sync would have opened it.
-    static func received(_ content: SyncRecordContent, id: String, version: Int64 = 1) throws -> SyncReceivedRecord {
+    static func received(
+        _ content: SyncRecordContent, id: String, version: Int64 = 1, device: String = other, at modified: Date = Date()
+    ) throws -> SyncReceivedRecord {
         SyncReceivedRecord(
-            recordID: id, deviceID: other, sequence: version, version: version,
-            modifiedAt: Date(timeIntervalSince1970: 1_790_000_000),
+            recordID: id, deviceID: device, sequence: version, version: version,
+            modifiedAt: modified,
             content: (content, String(decoding: try content.encoded(), as: UTF8.self)))
     }
 
@@ -68,6 +70,24 @@ import Testing
         try await recorder.log.wait { $0.last?.tabCount == 1 }
         let device = try #require(recorder.log.events.last?.devices.first)
         #expect(device.name == "Phone" && device.windows.first?.tabs.first?.url == "https://a.example/")
+    }
+
+    @Test func aDeviceSilentFor28Days_isHidden_notDropped() async throws {
+        let store = try TemporaryStore.onDisk()
+        let sync = try paired(store)
+        let silent = "55555555-5555-4555-8555-555555555555"
+        try sync.apply([
+            try Self.received(.device(SyncedDevice(name: "Phone", formFactor: "phone", windows: [])), id: String(repeating: "d", count: 32)),
+            try Self.received(
+                .device(SyncedDevice(name: "Old tablet", formFactor: "tablet", windows: [])), id: String(repeating: "e", count: 32),
+                device: silent, at: Date().addingTimeInterval(-29 * 24 * 3600)),
+        ], cursor: 2)
+        let recorder = Recorder()
+        let mediator = OtherDevicesMediator(sync: sync, consumer: recorder)
+        defer { mediator.disconnect() }
+        try await recorder.log.wait { $0.count == 1 }
+        #expect(recorder.log.events[0].devices.map(\.name) == ["Phone"])
+        #expect(recorder.log.events[0].hiddenDevices.map(\.name) == ["Old tablet"])
     }
 
     @Test func openingARemoteTabHere_bringsItsNavigations() async throws {

@@ -1,3 +1,4 @@
+import Foundation
 import SessionConsumers
 import SessionStorage
 
@@ -5,10 +6,21 @@ import SessionStorage
 public struct OtherDevicesSnapshot: Sendable, Hashable {
     /// The devices, most recently seen first, each with its windows and tabs.
     public var devices: [RemoteDevice]
+    /// Devices silent for longer than the mediator's hiding age (28 days by
+    /// default): a view lists them apart, or not at all. Their tabs are not in
+    /// ``tabCount``.
+    public var hiddenDevices: [RemoteDevice]
 
     /// Creates a snapshot.
-    public init(devices: [RemoteDevice]) {
+    public init(devices: [RemoteDevice], hiddenDevices: [RemoteDevice] = []) {
         self.devices = devices
+        self.hiddenDevices = hiddenDevices
+    }
+
+    /// The devices last seen before `cutoff` go to ``hiddenDevices``.
+    init(all: [RemoteDevice], hidingBefore cutoff: Date) {
+        let silent = { (device: RemoteDevice) in (device.lastSeenAt ?? .distantPast) < cutoff }
+        self.init(devices: all.filter { !silent($0) }, hiddenDevices: all.filter(silent))
     }
 
     /// Every open tab of every other device.

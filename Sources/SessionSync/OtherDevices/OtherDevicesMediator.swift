@@ -1,3 +1,4 @@
+import Foundation
 import SessionConsumers
 import SessionMediators
 import SessionStorage
@@ -13,16 +14,21 @@ import SessionStorage
 public final class OtherDevicesMediator {
     private let link: MediatorLink<[RemoteDevice], OtherDevicesSnapshot, Void, any OtherDevicesConsumer>
 
+    /// How long a device may be silent before it is hidden: the server's
+    /// `hide_device_days` (28).
+    public static let defaultHidingAge: TimeInterval = 28 * 24 * 3600
+
     /// Starts observing the other devices for `consumer`; its first call comes on a later main-queue turn.
     ///
     /// - Parameters:
     ///   - sync: The store's sync storage.
     ///   - consumer: The view; held weakly.
-    public init(sync: SyncStorage, consumer: any OtherDevicesConsumer) {
+    ///   - hidingAge: Devices last seen longer ago go to ``OtherDevicesSnapshot/hiddenDevices``.
+    public init(sync: SyncStorage, consumer: any OtherDevicesConsumer, hidingAge: TimeInterval = defaultHidingAge) {
         link = MediatorLink(
             consumer: consumer,
             observe: { sync.observeRemoteDevices(onChange: $0) },
-            present: { OtherDevicesSnapshot(devices: $0) },
+            present: { OtherDevicesSnapshot(all: $0, hidingBefore: Date().addingTimeInterval(-hidingAge)) },
             change: { _, _ in },
             pushes: .init(
                 configure: { $0.configure(with: $1) },
