@@ -16,7 +16,7 @@ public final class OtherDevicesMediator {
 
     /// How long a device may be silent before it is hidden: the server's
     /// `hide_device_days` (28).
-    public static let defaultHidingAge: TimeInterval = 28 * 24 * 3600
+    nonisolated public static let defaultHidingAge: TimeInterval = 28 * 24 * 3600
 
     /// Starts observing the other devices for `consumer`; its first call comes on a later main-queue turn.
     ///
