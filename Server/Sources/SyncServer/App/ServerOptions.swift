@@ -16,13 +16,18 @@ public struct ServerOptions: Sendable {
     public var hintBus: HintBusKind
     /// Time between two sweeps (`nil`: never in this process).
     public var sweepInterval: Duration?
+    /// How long requests under way may take to finish after SIGTERM before
+    /// they are cancelled (a client holding its request body back would
+    /// otherwise keep the process alive forever).
+    public var shutdownGrace: Duration
     /// Test hook: how many upload transactions fail with SQLSTATE 40001.
     public var faultSerializationFailures: Int
 
     /// Options with every value given.
     public init(
         host: String, port: Int, databaseURL: DatabaseURL, jwtSecret: [UInt8], limits: Limits = Limits(),
-        hintBus: HintBusKind = .postgres, sweepInterval: Duration? = .seconds(3600), faultSerializationFailures: Int = 0
+        hintBus: HintBusKind = .postgres, sweepInterval: Duration? = .seconds(3600),
+        shutdownGrace: Duration = .seconds(25), faultSerializationFailures: Int = 0
     ) {
         self.host = host
         self.port = port
@@ -31,6 +36,7 @@ public struct ServerOptions: Sendable {
         self.limits = limits
         self.hintBus = hintBus
         self.sweepInterval = sweepInterval
+        self.shutdownGrace = shutdownGrace
         self.faultSerializationFailures = faultSerializationFailures
     }
 }

@@ -11,7 +11,8 @@ import ServiceLifecycle
 public enum SyncServerApp {
     /// Serves with `options` until the process is asked to stop. On SIGTERM it
     /// stops accepting, answers its waiting requests at once, lets the requests
-    /// under way finish, and closes its database connections.
+    /// under way finish (cancelling those still running after
+    /// `options.shutdownGrace`), and closes its database connections.
     public static func serve(_ options: ServerOptions, logger: Logger) async throws {
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
@@ -32,10 +33,11 @@ public enum SyncServerApp {
             notifier: notifier, bus: bus, rateLimiter: UploadRateLimiter(perSecond: options.limits.uploadsPerSecond),
             limits: options.limits, logger: logger, metricsRegistry: registry)
         let host = options.host
+        let migrated = Sweeper.Gate()
         var app = Application(
             router: api.router(),
             configuration: ApplicationConfiguration(address: .hostname(host, port: options.port)),
-            services: [client, bus, Sweeper(api: api, interval: options.sweepInterval)],
+            services: [client, bus, Sweeper(api: api, interval: options.sweepInterval, ready: migrated)],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? options.port
                 StandardOutput.writeLine("listening on \(host):\(port)")
@@ -43,8 +45,14 @@ public enum SyncServerApp {
             logger: logger)
         app.beforeServerStarts {
             try await Migrator(database: api.database).migrate()
+            migrated.open()
         }
-        try await app.runService()
+        // Not `app.runService()`: its graceful shutdown waits without end for
+        // a request whose client never sends the body it announced.
+        var configuration = ServiceGroupConfiguration(
+            services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        configuration.maximumGracefulShutdownDuration = options.shutdownGrace
+        try await ServiceGroup(configuration: configuration).run()
     }
 
     /// Applies pending migrations and returns.

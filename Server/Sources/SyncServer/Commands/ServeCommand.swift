@@ -25,6 +25,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds between sweeps of expired and deleted rows; 0: never in this process.")
     var sweepInterval = 3600
 
+    @Option(help: "Seconds requests under way may take to finish after SIGTERM before they are cancelled.")
+    var shutdownGrace = 25
+
     @OptionGroup(title: "Quotas") var quotas: LimitOptions
 
     @Option(name: .customLong("fault-serialization-failures"),
@@ -34,6 +37,7 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
         guard sweepInterval >= 0 else { throw ValidationError("--sweep-interval must be ≥ 0") }
+        guard shutdownGrace >= 0 else { throw ValidationError("--shutdown-grace must be ≥ 0") }
         guard faultSerializationFailures >= 0 else { throw ValidationError("--fault-serialization-failures must be ≥ 0") }
     }
 
@@ -43,7 +47,7 @@ struct ServeCommand: AsyncParsableCommand {
         let options = ServerOptions(
             host: host, port: port, databaseURL: try database.url(), jwtSecret: secret, limits: quotas.limits,
             hintBus: hintBus, sweepInterval: sweepInterval > 0 ? .seconds(sweepInterval) : nil,
-            faultSerializationFailures: faultSerializationFailures)
+            shutdownGrace: .seconds(shutdownGrace), faultSerializationFailures: faultSerializationFailures)
         try await SyncServerApp.serve(options, logger: logger)
     }
 }

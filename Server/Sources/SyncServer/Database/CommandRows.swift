@@ -48,6 +48,16 @@ extension Transaction {
         return false
     }
 
+    /// Whether a command with this id is known for the target (pending, acknowledged or expired).
+    func commandExists(accountID: String, target: String, commandID: String) async throws -> Bool {
+        let rows = try await query("""
+            SELECT 1 FROM commands
+            WHERE account_id = \(accountID) AND target_device_id = \(target) AND command_id = \(commandID)
+            """)
+        for try await _ in rows.decode(Int32.self) { return true }
+        return false
+    }
+
     /// Up to `limit` of the device's unexpired, unacknowledged commands, oldest first.
     func pendingCommands(accountID: String, target: String, limit: Int) async throws -> [PendingCommand] {
         let rows = try await query("""

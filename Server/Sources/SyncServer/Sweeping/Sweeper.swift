@@ -21,6 +21,29 @@ struct Sweeper: Service {
     let api: SyncAPI
     /// Time between sweeps (`nil`: only when asked, by `sweep`).
     let interval: Duration?
+    /// Opens once the schema is migrated: in `serve` the migrations run beside
+    /// the services, and a sweep before them fails on missing tables.
+    var ready: Gate? = nil
+
+    /// Opens once; ``wait()`` returns when it is open (or the task is cancelled).
+    struct Gate: Sendable {
+        private let stream: AsyncStream<Void>
+        private let continuation: AsyncStream<Void>.Continuation
+
+        init() {
+            (stream, continuation) = AsyncStream.makeStream(of: Void.self)
+        }
+
+        /// Opens the gate (more calls do nothing).
+        func open() {
+            continuation.finish()
+        }
+
+        /// Waits until the gate is open (one waiter at a time).
+        func wait() async {
+            for await _ in stream {}
+        }
+    }
 
     /// What one sweep did.
     struct Report: Sendable, CustomStringConvertible {
@@ -38,6 +61,10 @@ struct Sweeper: Service {
 
     func run() async throws {
         guard let interval else { return try await gracefulShutdown() }
+        if let ready {
+            await cancelWhenGracefulShutdown { await ready.wait() }
+            if Task.isCancelled { return }
+        }
         while !Task.isShuttingDownGracefully {
             do {
                 let report = try await cancelWhenGracefulShutdown { try await sweep() }

@@ -10,9 +10,18 @@ struct TestServer: Sendable {
     let process: ServerProcess
 
     /// Runs `body` against a fresh database and server, then stops the server
-    /// and drops the database.
+    /// and drops the database. Holds one of the ``ServerSlots`` meanwhile.
     static func with<T: Sendable>(
         arguments: [String] = [], environment: [String: String] = [:],
+        _ body: (TestServer) async throws -> T
+    ) async throws -> T {
+        try await withServerSlot {
+            try await run(arguments: arguments, environment: environment, body)
+        }
+    }
+
+    private static func run<T: Sendable>(
+        arguments: [String], environment: [String: String],
         _ body: (TestServer) async throws -> T
     ) async throws -> T {
         let databaseURL = try await TestPostgres.shared.createDatabase()

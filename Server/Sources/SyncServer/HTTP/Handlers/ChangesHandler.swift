@@ -30,14 +30,25 @@ extension SyncAPI {
 
     private func readPage(accountID: String, after: Int64, limit: Int) async throws -> (counter: Int64, records: [ChangedRecord]) {
         try await database.transaction("changes") { tx in
-            guard let (counter, prunedSeq) = try await tx.cursorBounds(accountID: accountID) else {
+            // Three statements, each with its own snapshot (READ COMMITTED), in this order:
+            // - the counter before the records: a last page's cursor is this counter, so it
+            //   must not count a commit newer than the records read (that record would be
+            //   skipped for ever);
+            // - `pruned_seq` after the records: a prune deletes tombstones and raises it in
+            //   one commit, so a prune that removed tombstones before the records were read
+            //   is seen here, and the page is refused rather than silently missing them.
+            guard let (counter, _) = try await tx.cursorBounds(accountID: accountID) else {
                 throw APIError.unauthorized("unknown account")
             }
             guard after <= counter else { throw APIError.badRequest("cursor \(after) is from the future") }
+            let records = try await tx.changes(accountID: accountID, after: after, limit: limit + 1)
+            guard let (_, prunedSeq) = try await tx.cursorBounds(accountID: accountID) else {
+                throw APIError.unauthorized("unknown account")
+            }
             guard after == 0 || after >= prunedSeq else {
                 throw APIError.cursorExpired("cursor \(after) is older than the tombstones kept; fetch again from 0")
             }
-            return (counter, try await tx.changes(accountID: accountID, after: after, limit: limit + 1))
+            return (counter, records)
         }.value
     }
 

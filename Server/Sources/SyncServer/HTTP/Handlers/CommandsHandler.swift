@@ -68,10 +68,17 @@ extension SyncAPI {
         var seq = usage.counter
         var response = CommandsUploadResponse(stored: 0, duplicates: 0)
         for write in writes {
-            guard pending[write.target, default: 0] < limits.maxPendingCommands else {
-                throw APIError.tooManyRequests(
-                    "commands_full", retryAfter: 60,
-                    "device \(write.target) has \(limits.maxPendingCommands) commands waiting")
+            if pending[write.target, default: 0] >= limits.maxPendingCommands {
+                // A command already known (a retry whose answer was lost, a replay) is a
+                // duplicate even when its target's queue is full: only a new one is refused.
+                guard try await tx.commandExists(accountID: account, target: write.target, commandID: write.commandID)
+                else {
+                    throw APIError.tooManyRequests(
+                        "commands_full", retryAfter: 60,
+                        "device \(write.target) has \(limits.maxPendingCommands) commands waiting")
+                }
+                response.duplicates += 1
+                continue
             }
             if try await tx.insertCommand(accountID: account, sender: caller.deviceID, seq: seq + 1, command: write) {
                 seq += 1
