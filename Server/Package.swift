@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .executable(name: "sessionstore-sync-server", targets: ["sessionstore-sync-server"]),
         .executable(name: "sessionstore-sync-bench", targets: ["sessionstore-sync-bench"]),
+        .executable(name: "sessionstore-sync-load", targets: ["sessionstore-sync-load"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -29,6 +30,8 @@ let package = Package(
         .package(name: "SessionStore", path: ".."),
         // The sync bench writes its realistic stores with plain SQL.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The load tool's HTTP client.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .target(
@@ -68,6 +71,20 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/SyncBench"
+        ),
+        // Load and faults: 10,000 hint streams, upload throughput, kill -9 and PostgreSQL
+        // restarts under load with a ledger of acknowledged writes, hostile clients.
+        .executableTarget(
+            name: "sessionstore-sync-load",
+            dependencies: [
+                "SyncServerHarness",
+                "sessionstore-sync-server",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/SyncLoad"
         ),
         .testTarget(
             name: "SyncServerTests",

@@ -43,4 +43,10 @@ public enum LocalCluster {
         }
         return try DatabaseURL("postgres://postgres@localhost:\(port)/postgres?host=\(sockets)")
     }
+
+    /// The directory holding the data, sockets and log of the cluster that
+    /// ``start()`` made in this process (`nil` before it).
+    public static var rootDirectory: String? {
+        clusterRoot.isEmpty ? nil : clusterRoot
+    }
 }

@@ -80,6 +80,16 @@ public final class ServerProcess: Sendable {
         try? FileManager.default.removeItem(atPath: logPath)
     }
 
+    /// The server's process id.
+    public var processID: pid_t { pid }
+
+    /// Kills the process with SIGKILL, with no chance to shut down, and reaps
+    /// it; its log is kept.
+    public func killImmediately() {
+        kill(pid, SIGKILL)
+        _ = ChildProcess.wait(pid)
+    }
+
     /// Polls the non-blocking `fd` until a line starting with `prefix` arrives.
     private static func readLine(from fd: Int32, prefix: String, timeout: Duration) async throws -> String {
         let deadline = ContinuousClock.now + timeout

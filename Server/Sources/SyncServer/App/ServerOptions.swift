@@ -20,6 +20,13 @@ public struct ServerOptions: Sendable {
     /// they are cancelled (a client holding its request body back would
     /// otherwise keep the process alive forever).
     public var shutdownGrace: Duration
+    /// How long a connection may sit without sending while its request is
+    /// being read, or between requests, before it is closed (a request being
+    /// answered, a waiting hint included, is never cut).
+    public var idleTimeout: Duration
+    /// How long one database transaction attempt may take before its request
+    /// is answered `503`.
+    public var databaseTimeout: Duration
     /// Test hook: how many upload transactions fail with SQLSTATE 40001.
     public var faultSerializationFailures: Int
 
@@ -27,8 +34,11 @@ public struct ServerOptions: Sendable {
     public init(
         host: String, port: Int, databaseURL: DatabaseURL, jwtSecret: [UInt8], limits: Limits = Limits(),
         hintBus: HintBusKind = .postgres, sweepInterval: Duration? = .seconds(3600),
-        shutdownGrace: Duration = .seconds(25), faultSerializationFailures: Int = 0
+        shutdownGrace: Duration = .seconds(25), idleTimeout: Duration = .seconds(30),
+        databaseTimeout: Duration = .seconds(5), faultSerializationFailures: Int = 0
     ) {
+        self.idleTimeout = idleTimeout
+        self.databaseTimeout = databaseTimeout
         self.host = host
         self.port = port
         self.databaseURL = databaseURL

@@ -28,7 +28,8 @@ public enum SyncServerApp {
         let api = SyncAPI(
             database: Database(
                 client: client, logger: logger,
-                faults: FaultInjector(serializationFailures: options.faultSerializationFailures)),
+                faults: FaultInjector(serializationFailures: options.faultSerializationFailures),
+                attemptTimeout: options.databaseTimeout),
             tokens: await TokenIssuer(secret: options.jwtSecret, lifetimeSeconds: options.limits.tokenLifetimeSeconds),
             notifier: notifier, bus: bus, rateLimiter: UploadRateLimiter(perSecond: options.limits.uploadsPerSecond),
             limits: options.limits, logger: logger, metricsRegistry: registry)
@@ -36,6 +37,7 @@ public enum SyncServerApp {
         let migrated = Sweeper.Gate()
         var app = Application(
             router: api.router(),
+            server: .http1(configuration: .init(idleTimeout: Self.timeAmount(options.idleTimeout))),
             configuration: ApplicationConfiguration(address: .hostname(host, port: options.port)),
             services: [client, bus, Sweeper(api: api, interval: options.sweepInterval, ready: migrated)],
             onServerRunning: { channel in
@@ -53,6 +55,10 @@ public enum SyncServerApp {
             services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         configuration.maximumGracefulShutdownDuration = options.shutdownGrace
         try await ServiceGroup(configuration: configuration).run()
+    }
+
+    private static func timeAmount(_ duration: Duration) -> TimeAmount {
+        .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 
     /// Applies pending migrations and returns.

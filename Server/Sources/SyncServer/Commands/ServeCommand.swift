@@ -28,6 +28,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds requests under way may take to finish after SIGTERM before they are cancelled.")
     var shutdownGrace = 25
 
+    @Option(help: "Seconds a connection may send nothing while its request is read, or between requests, before it is closed.")
+    var idleTimeout = 30
+
+    @Option(help: "Seconds a database transaction may take before its request is answered 503.")
+    var databaseTimeout = 5
+
     @OptionGroup(title: "Quotas") var quotas: LimitOptions
 
     @Option(name: .customLong("fault-serialization-failures"),
@@ -38,6 +44,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
         guard sweepInterval >= 0 else { throw ValidationError("--sweep-interval must be ≥ 0") }
         guard shutdownGrace >= 0 else { throw ValidationError("--shutdown-grace must be ≥ 0") }
+        guard idleTimeout >= 1, databaseTimeout >= 1 else {
+            throw ValidationError("--idle-timeout and --database-timeout must be ≥ 1")
+        }
         guard faultSerializationFailures >= 0 else { throw ValidationError("--fault-serialization-failures must be ≥ 0") }
     }
 
@@ -47,7 +56,8 @@ struct ServeCommand: AsyncParsableCommand {
         let options = ServerOptions(
             host: host, port: port, databaseURL: try database.url(), jwtSecret: secret, limits: quotas.limits,
             hintBus: hintBus, sweepInterval: sweepInterval > 0 ? .seconds(sweepInterval) : nil,
-            shutdownGrace: .seconds(shutdownGrace), faultSerializationFailures: faultSerializationFailures)
+            shutdownGrace: .seconds(shutdownGrace), idleTimeout: .seconds(idleTimeout),
+            databaseTimeout: .seconds(databaseTimeout), faultSerializationFailures: faultSerializationFailures)
         try await SyncServerApp.serve(options, logger: logger)
     }
 }

@@ -15,13 +15,25 @@ enum JWTSecret {
             let text = try String(contentsOfFile: file, encoding: .utf8)
                 .trimmingCharacters(in: .whitespacesAndNewlines)
             guard !text.isEmpty else { throw SecretError(message: "JWT secret file \(file) is empty") }
-            return Array(text.utf8)
+            return try checked(Array(text.utf8), source: file)
         }
         if let value = environment[environmentVariable], !value.isEmpty {
-            return Array(value.utf8)
+            return try checked(Array(value.utf8), source: "$\(environmentVariable)")
         }
         logger.warning("no JWT secret configured: using a random one; tokens won't survive a restart")
         return TokenIssuer.randomSecret()
+    }
+
+    /// HS256 wants a key at least as long as its hash: 32 bytes.
+    static let minimumBytes = 32
+
+    private static func checked(_ secret: [UInt8], source: String) throws -> [UInt8] {
+        guard secret.count >= minimumBytes else {
+            throw SecretError(
+                message: "the JWT secret from \(source) is \(secret.count) bytes; it needs at least \(minimumBytes) "
+                    + "(e.g. `openssl rand -hex 32`)")
+        }
+        return secret
     }
 
     struct SecretError: Error, CustomStringConvertible {

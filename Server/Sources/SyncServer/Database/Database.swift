@@ -1,4 +1,5 @@
 import Logging
+import NIOConcurrencyHelpers
 import PostgresNIO
 
 /// The server's PostgreSQL access: every transaction goes through
@@ -9,13 +10,26 @@ public struct Database: Sendable {
     let logger: Logger
     let faults: FaultInjector
     let retryPolicy: RetryPolicy
+    /// How long one attempt may take, from asking the pool for a connection to
+    /// its commit, before the request is answered `503`: a PostgreSQL stopped
+    /// at the wrong moment can leave a connection that never answers.
+    let attemptTimeout: Duration
 
     /// Wraps `client`; `faults` injects serialization failures into uploads.
-    public init(client: PostgresClient, logger: Logger, faults: FaultInjector = FaultInjector()) {
+    public init(
+        client: PostgresClient, logger: Logger, faults: FaultInjector = FaultInjector(),
+        attemptTimeout: Duration = .seconds(10)
+    ) {
         self.client = client
         self.logger = logger
         self.faults = faults
         self.retryPolicy = RetryPolicy()
+        self.attemptTimeout = attemptTimeout
+    }
+
+    /// The database did not answer within ``attemptTimeout``.
+    public struct Unavailable: Error, CustomStringConvertible {
+        public var description: String
     }
 
     /// The value a transaction produced and how many attempts were retried.
@@ -35,12 +49,14 @@ public struct Database: Sendable {
     public func transaction<Value: Sendable>(
         _ name: String,
         injectFaults: Bool = false,
-        _ body: (Transaction) async throws -> Value
+        _ body: @escaping @Sendable (Transaction) async throws -> Value
     ) async throws -> Outcome<Value> {
         var retries = 0
         while true {
             do {
-                let value = try await attempt(injectFaults: injectFaults, body)
+                let value = try await Self.withDeadline(attemptTimeout, name: name) {
+                    try await attempt(injectFaults: injectFaults, body)
+                }
                 return Outcome(value: value, retries: retries)
             } catch where RetryPolicy.isRetryable(error) && retries + 1 < retryPolicy.maxAttempts {
                 retries += 1
@@ -50,6 +66,36 @@ public struct Database: Sendable {
                 ])
                 try await Task.sleep(for: retryPolicy.delay(beforeRetry: retries))
             }
+        }
+    }
+
+    /// `body`'s value, or ``Unavailable`` once `timeout` passes, whether or not
+    /// `body` heeds the cancellation it then gets (a connection that never
+    /// answers does not): the caller is answered either way.
+    static func withDeadline<Value: Sendable>(
+        _ timeout: Duration, name: String, _ body: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        let resumed = NIOLockedValueBox(false)
+        let tasks = NIOLockedValueBox<[Task<Void, Never>]>([])
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
+                func finish(_ result: Result<Value, any Error>) {
+                    guard resumed.withLockedValue({ done in defer { done = true }; return !done }) else { return }
+                    tasks.withLockedValue { $0.forEach { $0.cancel() } }
+                    continuation.resume(with: result)
+                }
+                let work = Task {
+                    do { finish(.success(try await body())) } catch { finish(.failure(error)) }
+                }
+                let timer = Task {
+                    guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                    finish(.failure(Unavailable(description: "the database did not answer \(name) within \(timeout)")))
+                }
+                tasks.withLockedValue { $0 = [work, timer] }
+                if resumed.withLockedValue({ $0 }) { work.cancel(); timer.cancel() }
+            }
+        } onCancel: {
+            tasks.withLockedValue { $0.forEach { $0.cancel() } }
         }
     }
 
