@@ -27,6 +27,12 @@ public struct Database: Sendable {
         self.attemptTimeout = attemptTimeout
     }
 
+    /// The same database with another attempt timeout (migrations and large
+    /// deletions take longer than a request's transaction).
+    func withAttemptTimeout(_ timeout: Duration) -> Database {
+        Database(client: client, logger: logger, faults: faults, attemptTimeout: timeout)
+    }
+
     /// The database did not answer within ``attemptTimeout``.
     public struct Unavailable: Error, CustomStringConvertible {
         public var description: String

@@ -111,6 +111,19 @@ extension Transaction {
         return 0
     }
 
+    /// Deletes up to `limit` of the account's records; returns how many.
+    func deleteRecordsBatch(accountID: String, limit: Int) async throws -> Int {
+        let rows = try await query("""
+            WITH gone AS (
+                DELETE FROM records WHERE account_id = \(accountID) AND record_id IN (
+                    SELECT record_id FROM records WHERE account_id = \(accountID) LIMIT \(Int64(limit)))
+                RETURNING 1)
+            SELECT count(*) FROM gone
+            """)
+        for try await count in rows.decode(Int64.self) { return Int(count) }
+        return 0
+    }
+
     /// Deletes every row of the account; `false` when there was none.
     func deleteAccount(accountID: String) async throws -> Bool {
         for table in ["commands", "records", "idempotency", "devices"] {

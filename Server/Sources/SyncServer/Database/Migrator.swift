@@ -5,9 +5,9 @@ import PostgresNIO
 public struct Migrator: Sendable {
     let database: Database
 
-    /// A migrator for `database`.
+    /// A migrator for `database` (a migration may take an hour on a large one).
     public init(database: Database) {
-        self.database = database
+        self.database = database.withAttemptTimeout(.seconds(3600))
     }
 
     /// Applies the pending migrations, each in its own transaction; returns

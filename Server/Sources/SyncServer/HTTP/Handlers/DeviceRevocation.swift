@@ -51,6 +51,14 @@ extension SyncAPI {
     /// caller's account: devices, records, commands, idempotency keys.
     func deleteAccount(_ request: Request, context: some RequestContext) async throws -> Response {
         let caller = try await authenticate(request)
+        // Records first, in batches (an account may hold half a million); the
+        // rest, and the account's row, in one last transaction.
+        var deleted = 0
+        repeat {
+            deleted = try await database.transaction("delete account records") { tx in
+                try await tx.deleteRecordsBatch(accountID: caller.accountID, limit: 10_000)
+            }.value
+        } while deleted > 0
         try await database.transaction("delete account") { tx in
             guard try await tx.lockCounter(accountID: caller.accountID) != nil else {
                 throw APIError.unauthorized("unknown account")
