@@ -183,10 +183,15 @@ public actor SyncClient {
                 }
                 let cursor = try storage.state().cursor
                 let hint = try await server.hint(after: cursor, wait: configuration.longPollSeconds)
+                // Any move of the counter may be a command: the fetch below reads up to the counter
+                // as it is then, past a command posted after this hint was read, and the next hint
+                // would not wake for it. So commands are pulled on every hint that moved.
                 if hint.counter != cursor {
-                    try await syncing(.fetch) { report in try await self.fetchFromCursor(into: &report) }
-                }
-                if hint.commands > 0, applier != nil {
+                    try await syncing(.fetch) { report in
+                        try await self.fetchFromCursor(into: &report)
+                        try await self.receiveCommands(into: &report)
+                    }
+                } else if hint.commands > 0, applier != nil {
                     try await syncing(.fetch) { report in try await self.receiveCommands(into: &report) }
                 }
                 failures = 0

@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import NIOHTTP1
 import PostgresNIO
 
 /// Answers every error in the protocol's JSON error format: ``APIError`` as it
@@ -12,6 +13,11 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             return try error.response(from: request, context: context)
+        } catch let error as HTTPParserError {
+            // The client went away mid-request, or sent what is not HTTP: its fault, not ours.
+            context.logger.info("request cut short by the client", metadata: ["error": "\(error)"])
+            return JSONResponse.make(
+                status: .badRequest, body: APIError.ErrorBody(error: "bad_request", message: "\(error)"))
         } catch let error as Database.Unavailable {
             return Self.unavailable(error.description, context: context)
         } catch let error as PSQLError where error.code == .connectionError || error.code == .serverClosedConnection {
