@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import SyncServerHarness
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix

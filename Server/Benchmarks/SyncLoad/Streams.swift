@@ -1,4 +1,5 @@
 import Foundation
+import SyncServerHarness
 import NIOConcurrencyHelpers
 import NIOCore
 

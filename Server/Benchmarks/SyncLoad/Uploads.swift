@@ -1,4 +1,5 @@
 import Foundation
+import SyncServerHarness
 import NIOConcurrencyHelpers
 
 /// Capacity (b): devices uploading batches of records as fast as the quota
