@@ -61,13 +61,6 @@ extension Transaction {
             """)
     }
 
-    /// The account's counter, without locking.
-    func counter(accountID: String) async throws -> Int64? {
-        let rows = try await query("SELECT counter FROM accounts WHERE account_id = \(accountID)")
-        for try await counter in rows.decode(Int64.self) { return counter }
-        return nil
-    }
-
     /// Stores the account's new counter.
     func setCounter(accountID: String, to counter: Int64) async throws {
         try await query("UPDATE accounts SET counter = \(counter) WHERE account_id = \(accountID)")

@@ -70,24 +70,3 @@ extension SyncAPI {
         return JSONResponse.make(body: DeleteAccountResponse(accountID: caller.accountID, deleted: true))
     }
 }
-
-/// Answer of `DELETE /v1/devices/{device_id}`.
-struct RevokeResponse: Codable {
-    var deviceID: String
-    /// Records tombstoned now.
-    var tombstoned: Int64
-
-    enum CodingKeys: String, CodingKey {
-        case deviceID = "device_id", tombstoned
-    }
-}
-
-/// Answer of `DELETE /v1/account`.
-struct DeleteAccountResponse: Codable {
-    var accountID: String
-    var deleted: Bool
-
-    enum CodingKeys: String, CodingKey {
-        case accountID = "account_id", deleted
-    }
-}

@@ -29,11 +29,6 @@ extension SyncAPI {
     }
 }
 
-/// Answer of `GET /health`.
-struct HealthResponse: Codable {
-    var status: String
-}
-
 /// The server's own counters (requests are counted by `MetricsMiddleware`).
 enum ServerMetrics {
     static let recordsStored = Counter(label: "sessionstore_records_stored_total")

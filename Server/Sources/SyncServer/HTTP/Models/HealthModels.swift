@@ -1,0 +1,4 @@
+/// Answer of `GET /health`.
+struct HealthResponse: Codable {
+    var status: String
+}
