@@ -183,13 +183,16 @@ public actor SyncClient {
                 }
                 let cursor = try storage.state().cursor
                 let hint = try await server.hint(after: cursor, wait: configuration.longPollSeconds)
-                // Any move of the counter may be a command: the fetch below reads up to the counter
-                // as it is then, past a command posted after this hint was read, and the next hint
-                // would not wake for it. So commands are pulled on every hint that moved.
+                // The fetch below reads up to the counter as it is then, perhaps past a command
+                // posted after this hint was read, which the next hint would not wake for.
                 if hint.counter != cursor {
                     try await syncing(.fetch) { report in
                         try await self.fetchFromCursor(into: &report)
-                        try await self.receiveCommands(into: &report)
+                        // The hint counted the commands at its counter, in one read; only a fetch
+                        // that read past that counter may have passed a command posted since.
+                        if hint.commands > 0 || report.cursor != hint.counter {
+                            try await self.receiveCommands(into: &report)
+                        }
                     }
                 } else if hint.commands > 0, applier != nil {
                     try await syncing(.fetch) { report in try await self.receiveCommands(into: &report) }
@@ -454,19 +457,21 @@ public actor SyncClient {
             }
             do {
                 _ = try await server.post(sealed)
-            } catch SyncError.server(let status, _, _) where status == 404 && due.count == 1 {
-                try storage.commandsSent(due.map(\.id))
-                throw SyncError.server(
-                    status: 404, code: "unknown_device", message: "device \(due[0].targetDeviceID) is not in the account")
             } catch SyncError.server(let status, _, _) where status == 404 {
-                // One of them names a gone device: send one at a time to drop just that one.
-                for command in sealed {
+                // A command names a device gone from the account: one at a time, that one is dropped.
+                var gone: String?
+                for (command, outgoing) in zip(sealed, due) {
                     do {
                         _ = try await server.post([command])
-                    } catch SyncError.server(let status, _, _) where status == 404 {}
+                        report.commandsSent += 1
+                    } catch SyncError.server(let status, _, _) where status == 404 {
+                        gone = outgoing.targetDeviceID
+                    }
                     try storage.commandsSent([command.id])
                 }
-                report.commandsSent += sealed.count
+                if let gone {
+                    throw SyncError.server(status: 404, code: "unknown_device", message: "device \(gone) is not in the account")
+                }
                 continue
             }
             try storage.commandsSent(due.map(\.id))
