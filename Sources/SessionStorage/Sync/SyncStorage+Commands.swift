@@ -146,35 +146,6 @@ extension SyncStorage {
         }
     }
 
-    /// The device another device's record came from.
-    public func remoteDeviceID(ofRecord recordID: String) throws -> String? {
-        try database.read { db in
-            try String.fetchOne(
-                db, sql: "SELECT device_id FROM sync_remote_records WHERE record_id = ?", arguments: [recordID])
-        }
-    }
-
-    /// Renames this device as the other devices show it: its device record is
-    /// marked and goes out with the next upload (names travel sealed; the
-    /// server never sees one).
-    public func rename(deviceName: String) throws {
-        try database.mutate { db in
-            try db.execute(sql: "UPDATE sync_state SET device_name = ? WHERE id = 1", arguments: [deviceName])
-            try SyncRows.markDevice(db)
-        }
-    }
-
-    /// Forgets the other devices' records and sets the cursor back to 0, in one
-    /// transaction: the server no longer holds what changed since the cursor
-    /// (`410`), or holds less than the cursor says (it was restored), so the
-    /// next fetch reads everything again.
-    public func restartFetch() throws {
-        try database.mutate { db in
-            try SyncRows.forgetRemote(db)
-            try db.execute(sql: "UPDATE sync_state SET cursor = 0 WHERE id = 1")
-        }
-    }
-
     /// Observes the outgoing queue: its count, then the count after each commit
     /// that touched it (equal ones included), on a private queue.
     public func observeOutgoingCommands(onChange: @escaping @Sendable (Result<Int, any Error>) -> Void)

@@ -14,7 +14,9 @@ internal import GRDB
 /// - ``enable(accountID:deviceID:deviceName:formFactor:)``
 /// - ``disable()``
 /// - ``setServerURL(_:)``
+/// - ``rename(deviceName:)``
 /// - ``recordResult(error:)``
+/// - ``restartFetch()``
 /// ### Uploading
 /// - ``pending(limit:)``
 /// - ``reserveVersions(_:atLeast:)``
@@ -25,8 +27,22 @@ internal import GRDB
 /// - ``apply(_:cursor:)``
 /// - ``remoteDevices()``
 /// - ``remoteRecord(_:)``
+/// - ``remoteDeviceID(ofRecord:)``
 /// - ``observeRemoteDevices(onChange:)``
 /// - ``observePendingCount(onChange:)``
+/// ### Commands
+/// - ``queue(_:)``
+/// - ``cancelCommand(_:)``
+/// - ``dueCommands(at:limit:)``
+/// - ``dueEnvelopes(at:limit:)``
+/// - ``nextCommandDue()``
+/// - ``commandsSent(_:)``
+/// - ``observeOutgoingCommands(onChange:)``
+/// - ``isCommandApplied(_:)``
+/// - ``markCommandApplied(_:at:)``
+/// - ``openTab(_:)``
+/// - ``tabExists(_:)``
+/// - ``lastActiveOpenBrowser()``
 public final class SyncStorage: Sendable {
     let database: SessionDatabase
 
@@ -112,6 +128,27 @@ public final class SyncStorage: Sendable {
                 try db.execute(sql: "UPDATE sync_state SET cursor = 0, full_sync_needed = 1 + abs(random() % 4611686018427387903) WHERE id = 1")
                 try SyncRows.forgetRemote(db)
             }
+        }
+    }
+
+    /// Renames this device as the other devices show it: its device record is
+    /// marked and goes out with the next upload (names travel sealed; the
+    /// server never sees one).
+    public func rename(deviceName: String) throws {
+        try database.mutate { db in
+            try db.execute(sql: "UPDATE sync_state SET device_name = ? WHERE id = 1", arguments: [deviceName])
+            try SyncRows.markDevice(db)
+        }
+    }
+
+    /// Forgets the other devices' records and sets the cursor back to 0, in one
+    /// transaction: the server no longer holds what changed since the cursor
+    /// (`410`), or holds less than the cursor says (it was restored), so the
+    /// next fetch reads everything again.
+    public func restartFetch() throws {
+        try database.mutate { db in
+            try SyncRows.forgetRemote(db)
+            try db.execute(sql: "UPDATE sync_state SET cursor = 0 WHERE id = 1")
         }
     }
 
@@ -229,6 +266,14 @@ public final class SyncStorage: Sendable {
     /// The other devices with their windows, tabs and recently closed tabs.
     public func remoteDevices() throws -> [RemoteDevice] {
         try database.read { db in try SyncRows.remoteDevices(db) }
+    }
+
+    /// The device another device's record came from.
+    public func remoteDeviceID(ofRecord recordID: String) throws -> String? {
+        try database.read { db in
+            try String.fetchOne(
+                db, sql: "SELECT device_id FROM sync_remote_records WHERE record_id = ?", arguments: [recordID])
+        }
     }
 
     /// The payload of another device's record, as received.
