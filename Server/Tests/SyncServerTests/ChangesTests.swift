@@ -36,26 +36,17 @@ struct ChangesTests {
     }
 
     @Test func aLongPollSeesAnUploadThroughAnotherServerProcess() async throws {
-        let secret = ["SESSIONSTORE_SYNC_JWT_SECRET": "shared-\(UUID().uuidString)"]
-        try await TestServer.with(environment: secret) { (server: TestServer) async throws in
-            let other = try await ServerProcess.start(databaseURL: server.databaseURL, environment: secret)
-            let otherClient = APIClient(baseURL: other.baseURL)
-            do {
-                let account = TestAccount()
-                let reader = TestDevice(account: account), writer = TestDevice(account: account)
-                let readerToken = try await server.client.token(for: reader)
-                let writerToken = try await otherClient.token(for: writer)
-                let client = server.client
-                let poll = Task { try await client.changes(token: readerToken, after: 0, wait: 30) }
-                try await Task.sleep(for: .milliseconds(300))
-                #expect(try await otherClient.upload([try writer.tabRecord(version: 1)], token: writerToken).status == 200)
-                let answer = try await poll.value
-                #expect(answer.records.map { $0["device_id"] as? String } == [writer.id])
-                await other.stop()
-            } catch {
-                await other.stop()
-                throw error
-            }
+        try await TestServer.withSecondProcess { (server: TestServer, otherClient: APIClient) async throws in
+            let account = TestAccount()
+            let reader = TestDevice(account: account), writer = TestDevice(account: account)
+            let readerToken = try await server.client.token(for: reader)
+            let writerToken = try await otherClient.token(for: writer)
+            let client = server.client
+            let poll = Task { try await client.changes(token: readerToken, after: 0, wait: 30) }
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try await otherClient.upload([try writer.tabRecord(version: 1)], token: writerToken).status == 200)
+            let answer = try await poll.value
+            #expect(answer.records.map { $0["device_id"] as? String } == [writer.id])
         }
     }
 

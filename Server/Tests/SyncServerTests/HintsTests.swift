@@ -40,32 +40,23 @@ struct HintsTests {
     }
 
     @Test func aHintPollOnOneProcessIsWokenByAnUploadThroughAnother() async throws {
-        let secret = ["SESSIONSTORE_SYNC_JWT_SECRET": "shared-\(UUID().uuidString)"]
-        try await TestServer.with(environment: secret) { (server: TestServer) async throws in
+        try await TestServer.withSecondProcess { (server: TestServer, otherClient: APIClient) async throws in
             // Both processes on the default bus: PostgreSQL LISTEN/NOTIFY.
-            let other = try await ServerProcess.start(databaseURL: server.databaseURL, environment: secret)
-            let otherClient = APIClient(baseURL: other.baseURL)
-            do {
-                let account = TestAccount()
-                let reader = TestDevice(account: account), writer = TestDevice(account: account)
-                let readerToken = try await server.client.token(for: reader)
-                let writerToken = try await otherClient.token(for: writer)
-                let client = server.client
-                let answer = try await withTimeout("the hint poll to be woken", .seconds(45)) {
-                    let poll = Task { try await client.hints(token: readerToken, after: 0, wait: 55) }
-                    try await client.waitUntilWaiting(1)
-                    let upload = try await otherClient.upload([try writer.tabRecord(version: 1)], token: writerToken)
-                    #expect(upload.status == 200)
-                    return try await poll.valueCancellingWithCaller
-                }
-                // A poll that only timed out answers with the counter it read before waiting (0).
-                #expect(answer.status == 200)
-                #expect(answer.json["counter"] as? Int == 1)
-                await other.stop()
-            } catch {
-                await other.stop()
-                throw error
+            let account = TestAccount()
+            let reader = TestDevice(account: account), writer = TestDevice(account: account)
+            let readerToken = try await server.client.token(for: reader)
+            let writerToken = try await otherClient.token(for: writer)
+            let client = server.client
+            let answer = try await withTimeout("the hint poll to be woken", .seconds(45)) {
+                let poll = Task { try await client.hints(token: readerToken, after: 0, wait: 55) }
+                try await client.waitUntilWaiting(1)
+                let upload = try await otherClient.upload([try writer.tabRecord(version: 1)], token: writerToken)
+                #expect(upload.status == 200)
+                return try await poll.valueCancellingWithCaller
             }
+            // A poll that only timed out answers with the counter it read before waiting (0).
+            #expect(answer.status == 200)
+            #expect(answer.json["counter"] as? Int == 1)
         }
     }
 

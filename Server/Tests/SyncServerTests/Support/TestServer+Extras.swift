@@ -41,3 +41,23 @@ extension TestServer {
         }
     }
 }
+
+extension TestServer {
+    /// Runs `body` with a second server process on the same database and the
+    /// same token secret (a client of it is `body`'s second argument), and
+    /// stops that process afterwards.
+    static func withSecondProcess<T: Sendable>(_ body: (TestServer, APIClient) async throws -> T) async throws -> T {
+        let secret = ["SESSIONSTORE_SYNC_JWT_SECRET": "shared-\(UUID().uuidString)"]
+        return try await with(environment: secret) { (server: TestServer) async throws -> T in
+            let other = try await ServerProcess.start(databaseURL: server.databaseURL, environment: secret)
+            do {
+                let value = try await body(server, APIClient(baseURL: other.baseURL))
+                await other.stop()
+                return value
+            } catch {
+                await other.stop()
+                throw error
+            }
+        }
+    }
+}
