@@ -91,11 +91,19 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SessionModelTests", dependencies: ["SessionModel", "SessionTestSupport"]),
-        .testTarget(name: "SessionStorageTests", dependencies: ["SessionModel", "SessionStorage", "SessionTestSupport"]),
+        .testTarget(
+            name: "SessionStorageTests",
+            dependencies: ["SessionModel", "SessionStorage", "SessionTestSupport", "sessionstore-lock-probe"]
+        ),
         .testTarget(
             name: "SessionMediatorsTests",
-            dependencies: ["SessionMediators", "SessionConsumers", "SessionStorage", "SessionModel", "SessionTestSupport"]
+            dependencies: [
+                "SessionMediators", "SessionConsumers", "SessionStorage", "SessionModel", "SessionTestSupport",
+                "sessionstore-lock-probe",
+            ]
         ),
+        // Sees, from another process, the locks a test process holds on its stores (LockWitness).
+        .executableTarget(name: "sessionstore-lock-probe", path: "Tests/LockProbe"),
         .executableTarget(
             name: "sessionstore-crash-writer",
             dependencies: ["SessionModel", "SessionStorage", "SessionTestSupport"],

@@ -1,4 +1,5 @@
 import Foundation
+import SessionStorage
 
 /// A fresh directory under the system's temporary directory, removed by ``remove()``.
 ///
@@ -9,6 +10,7 @@ public struct TemporaryDirectory: Sendable {
 
     /// Creates a new, empty, uniquely named directory.
     public init() throws {
+        LockWitness.installIfAsked()
         let base = FileManager.default.temporaryDirectory.path
         path = "\(base)/sessionstore-tests-\(UUID().uuidString.lowercased())"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -38,8 +40,13 @@ public struct TemporaryDirectory: Sendable {
 }
 
 /// The bytes of a file, for asserting that a refused operation left it untouched.
+///
+/// A database file is read through SQLite's own handle: a descriptor of the
+/// test's, once closed, would drop the locks of a store the test has open.
 public func fileBytes(_ path: String) -> Data? {
-    FileManager.default.contents(atPath: path)
+    guard FileManager.default.fileExists(atPath: path) else { return nil }
+    if path.hasSuffix("-wal") || path.hasSuffix("-shm") { return FileManager.default.contents(atPath: path) }
+    return (try? StoreFileReader(path: path).readAll()).map { Data($0) }
 }
 
 /// The regular files below `directory`, at any depth (snapshot folders included),

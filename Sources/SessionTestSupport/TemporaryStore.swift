@@ -58,7 +58,8 @@ public final class TemporaryStore {
 
     /// A store in memory.
     public static func inMemory(configuration: SessionDatabase.Configuration = .init()) throws -> TemporaryStore {
-        TemporaryStore(directory: nil, database: try SessionDatabase.inMemory(configuration: configuration))
+        LockWitness.installIfAsked()
+        return TemporaryStore(directory: nil, database: try SessionDatabase.inMemory(configuration: configuration))
     }
 
     /// Both kinds, for tests that run the same body on each.

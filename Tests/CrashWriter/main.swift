@@ -16,6 +16,8 @@
 //       inserts C tabs into the first CrashWorkload browser at seeded indexes,
 //       each with one navigation; prints "i TAB" after tab i and its navigation are
 //       stored, and "busy SECONDS" for a call that gave up on the lock (then retried)
+//   app    --db PATH […]
+//       a writer as an app would be written (AppMode.swift says how it is driven)
 import Foundation
 import SessionModel
 import SessionStorage
@@ -86,6 +88,11 @@ if mode == "probe" {
         }
         say("\(index) status:\(status) check:\(check) open:\(open)")
     }
+    exit(0)
+}
+if mode == "app" {
+    guard let path = options["db"] else { exit(64) }
+    await runApp(path: path, options: options)
     exit(0)
 }
 guard let path = options["db"] else { exit(64) }

@@ -25,13 +25,17 @@ final class RunningWriter: @unchecked Sendable {
     private let err = ValueRecorder<Data>()
     private let finished = ValueRecorder<Bool>()
 
-    init(_ arguments: [String]) throws {
+    /// Its stdin, for a writer driven by commands (`app` mode); `nil` otherwise.
+    private let input: Pipe?
+
+    init(_ arguments: [String], interactive: Bool = false) throws {
         process.executableURL = URL(fileURLWithPath: BuiltBinary.crashWriter)
         process.arguments = arguments
         let out = Pipe(), errPipe = Pipe()
         process.standardOutput = out
         process.standardError = errPipe
-        process.standardInput = FileHandle.nullDevice
+        input = interactive ? Pipe() : nil
+        process.standardInput = input ?? FileHandle.nullDevice
         try process.run()
         let lines = self.lines, err = self.err, finished = self.finished
         Thread.detachNewThread {
@@ -49,6 +53,16 @@ final class RunningWriter: @unchecked Sendable {
             finished.record(true)
         }
         Thread.detachNewThread { err.record(errPipe.fileHandleForReading.readDataToEndOfFile()) }
+    }
+
+    /// Sends `command` on its stdin and waits for the answer line it prints (the
+    /// line count grows by one); returns that line, or `nil` if none came in time.
+    @discardableResult
+    func send(_ command: String, timeout: Double = 60) -> String? {
+        let before = lines.recorded.count
+        input?.fileHandleForWriting.write(Data((command + "\n").utf8))
+        guard lines.wait(timeout: timeout, until: { $0.count > before }) else { return nil }
+        return lines.recorded[before]
     }
 
     /// Acknowledged sequence numbers (lines that start with a number).

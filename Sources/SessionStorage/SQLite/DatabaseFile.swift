@@ -65,14 +65,14 @@ enum DatabaseFile {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return (.missing, []) }
         // stat(2) follows symbolic links: a link to a store is the store.
         var info = stat()
-        if isDirectory.boolValue || (stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG) {
+        let statted = stat(path, &info) == 0
+        if isDirectory.boolValue || (statted && (info.st_mode & S_IFMT) != S_IFREG) {
             throw StorageError.notARegularFile(path: path)
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw StorageError.readOnly(path: path, reason: "the file cannot be read")
-        }
-        defer { try? handle.close() }
-        let prefix = Array((try? handle.read(upToCount: 100)) ?? Data())
+        if statted && info.st_size == 0 { return (.empty, []) }
+        // Through SQLite's own handle: a descriptor of ours, once closed, would drop
+        // the locks of this process's connections to a live store (StoreFileReader).
+        let prefix = try StoreFileReader(path: path).read(count: 100)
         if prefix.isEmpty { return (.empty, []) }
         guard prefix.starts(with: header) else {
             throw StorageError.notASessionStore(path: path, reason: "it is not a SQLite database")
@@ -120,16 +120,13 @@ enum DatabaseFile {
 }
 
 extension DatabaseFile {
-    /// Flushes the file's content to stable storage (`fsync`).
+    /// Flushes the file's content to stable storage (`fsync`), through SQLite's
+    /// own handle (``StoreFileReader``): the path may name a database that a
+    /// connection of this process has open.
     ///
     /// - Throws: ``StorageError/readOnly(path:reason:)`` when the file cannot be opened or synced.
     static func synchronize(atPath path: String) throws {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw StorageError.readOnly(path: path, reason: String(cString: strerror(errno))) }
-        defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else {
-            throw StorageError.readOnly(path: path, reason: String(cString: strerror(errno)))
-        }
+        try StoreFileReader(path: path).synchronize()
     }
 
     /// Flushes the directory that holds `path`, so a new name in it survives a power loss (best effort).

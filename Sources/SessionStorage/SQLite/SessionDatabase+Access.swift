@@ -33,6 +33,7 @@ extension SessionDatabase {
     /// - Throws: What `body` throws, and ``StorageError`` when the store cannot be read.
     public func readingConsistently<T>(_ body: () throws -> T) throws -> T {
         if ConsistentRead.current?.store == ObjectIdentifier(self) { return try body() }
+        defer { LockAudit.after(#function, on: self) }
         return try read { db in
             try ConsistentRead.$current.withValue(ConsistentRead(database: db, store: ObjectIdentifier(self))) {
                 try ReentrancyGuard.mutating(body)
@@ -42,12 +43,13 @@ extension SessionDatabase {
 
     /// Reads in one transaction, refusing a call made from inside a mutation;
     /// inside ``readingConsistently(_:)``, in its transaction.
-    func read<T>(_ body: (Database) throws -> T) throws -> T {
+    func read<T>(_ body: (Database) throws -> T, call: StaticString = #function) throws -> T {
         if let consistent = ConsistentRead.current, consistent.store == ObjectIdentifier(self) {
             return try body(consistent.database)
         }
         try ReentrancyGuard.check()
         try checkOpen()
+        defer { LockAudit.after("\(call)", on: self) }
         do {
             return try writer.read(body)
         } catch {
@@ -60,9 +62,10 @@ extension SessionDatabase {
     /// that a re-entrant call throws `WebStateListError.reentrantMutation`.
     ///
     /// The caller's thread waits for the write lock: apps call the `async` form.
-    func mutate<T>(_ body: (Database) throws -> T) throws -> T {
+    func mutate<T>(_ body: (Database) throws -> T, call: StaticString = #function) throws -> T {
         try ReentrancyGuard.check()
         try checkOpen()
+        defer { LockAudit.after("\(call)", on: self) }
         do {
             return try writer.writeWithoutTransaction { db in
                 let result = try transaction(db, body)
@@ -153,9 +156,12 @@ extension SessionDatabase {
 extension SessionDatabase {
     /// Reads in one transaction on a reader of the pool; the caller's thread
     /// only hands the read over.
-    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    func read<T: Sendable>(
+        _ body: @escaping @Sendable (Database) throws -> T, call: StaticString = #function
+    ) async throws -> T {
         try ReentrancyGuard.check()
         try checkOpen()
+        defer { LockAudit.after("\(call)", on: self) }
         return try await withCheckedThrowingContinuation { continuation in
             writer.asyncRead { database in
                 continuation.resume(with: Result {
@@ -177,9 +183,12 @@ extension SessionDatabase {
     /// write never starts and this throws `CancellationError`. Once it has
     /// started (it may be waiting for another process's lock), it completes and
     /// is kept, whatever happens to the task, and its result is returned.
-    func mutate<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    func mutate<T: Sendable>(
+        _ body: @escaping @Sendable (Database) throws -> T, call: StaticString = #function
+    ) async throws -> T {
         try ReentrancyGuard.check()
         try checkOpen()
+        defer { LockAudit.after("\(call)", on: self) }
         try Task.checkCancellation()
         let cancelled = Protected(false)
         return try await withTaskCancellationHandler {

@@ -10,6 +10,7 @@ extension SessionDatabase {
     /// - Throws: ``StorageError/closed(path:)``.
     public func snapshots() throws -> [StoreSnapshot] {
         try checkOpen()
+        defer { LockAudit.after(#function, on: self) }
         guard let snapshotKeeper else { return [] }
         return (try? SnapshotKeeper.list(in: snapshotKeeper.directory)) ?? []
     }
@@ -24,6 +25,7 @@ extension SessionDatabase {
     @discardableResult
     public func takeSnapshot() throws -> StoreSnapshot? {
         try checkOpen()
+        defer { LockAudit.after(#function, on: self) }
         return try snapshotKeeper?.take()
     }
 
@@ -42,6 +44,7 @@ extension SessionDatabase {
     ///   for a snapshot that cannot be restored as it is; ``StorageError/busy(path:)``.
     public func restoreSnapshot(named name: String) throws {
         try checkOpen()
+        defer { LockAudit.after(#function, on: self) }
         try ReentrancyGuard.check()
         guard let snapshotKeeper, let pool = writer as? DatabasePool,
               let snapshot = try snapshots().first(where: { $0.name == name })
@@ -109,6 +112,7 @@ extension SessionStoreFile {
     public static func snapshots(
         atPath path: String, configuration: SessionDatabase.Configuration = .init()
     ) throws -> [StoreSnapshot] {
+        defer { LockAudit.after(#function, onFileAt: path) }
         guard let policy = configuration.snapshots else { return [] }
         do {
             return try SnapshotKeeper.list(in: policy.directory ?? path + ".snapshots")

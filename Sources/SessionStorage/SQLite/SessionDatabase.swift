@@ -139,6 +139,11 @@ public final class SessionDatabase: Sendable {
         externalChanges = path.map {
             ExternalChangeMonitor(path: $0, configuration: configuration.grdb(readonly: true))
         }
+        LockAudit.opened(self)
+    }
+
+    deinit {
+        LockAudit.closing(self)
     }
 
     /// Opens (creating if allowed) and migrates the store at `path`.
@@ -167,7 +172,10 @@ public final class SessionDatabase: Sendable {
     public static func open(atPath path: String, configuration: Configuration = Configuration()) throws
         -> SessionDatabase
     {
-        try open(atPath: path, configuration: configuration, checkingFirst: !DatabaseFile.isOpenableWithoutWriting(atPath: path))
+        let database = try open(
+            atPath: path, configuration: configuration, checkingFirst: !DatabaseFile.isOpenableWithoutWriting(atPath: path))
+        LockAudit.after(#function, onFileAt: path)
+        return database
     }
 
     /// Opens the store; with `checkedFirst`, after the read-only checks and migrations of
@@ -222,6 +230,7 @@ public final class SessionDatabase: Sendable {
     public func compact() throws -> (before: Int64, after: Int64)? {
         try checkOpen()
         guard let path else { return nil }
+        defer { LockAudit.after(#function, on: self) }
         func size() -> Int64 {
             ["", "-wal"].reduce(0) { total, suffix in
                 total + ((try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? NSNumber)?
@@ -257,6 +266,7 @@ public final class SessionDatabase: Sendable {
             return !closed
         }
         guard wasOpen else { return }
+        LockAudit.closing(self)
         snapshotKeeper?.stop()
         externalChanges?.stop()
         guard let pool = writer as? DatabasePool else {

@@ -49,6 +49,7 @@ extension SessionStoreFile {
     public static func status(
         atPath path: String, configuration: SessionDatabase.Configuration = .init()
     ) throws -> Status {
+        defer { LockAudit.after(#function, onFileAt: path) }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
         return try readOnly(atPath: path, configuration: configuration, operation: "reading the status") { db in
             let schema = try SchemaMigrator(configuration).status(db, path: path, forWriting: false)

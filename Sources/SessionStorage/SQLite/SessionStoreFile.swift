@@ -35,7 +35,8 @@ public enum SessionStoreFile {
     public static func migrate(
         atPath path: String, configuration: SessionDatabase.Configuration = .init(), dryRun: Bool = false
     ) throws -> MigrationReport {
-        try migrate(atPath: path, configuration: configuration, dryRun: dryRun, migrator: SchemaMigrator(configuration))
+        defer { LockAudit.after(#function, onFileAt: path) }
+        return try migrate(atPath: path, configuration: configuration, dryRun: dryRun, migrator: SchemaMigrator(configuration))
     }
 
     @discardableResult

@@ -73,6 +73,7 @@ final class SnapshotKeeper: Sendable {
         queue.async { [self] in
             _ = try? takeOnQueue()
             state.withLock { $0.scheduled = false }
+            LockAudit.after("an automatic snapshot", onFileAt: storePath)
         }
     }
 

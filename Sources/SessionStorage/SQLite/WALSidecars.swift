@@ -83,18 +83,51 @@ struct WALSidecars {
 
     /// Whether a connection of another process has the store's WAL index open: each
     /// holds a shared lock on its "dead man switch" byte (offset 128 of `-shm` in
-    /// SQLite's unix VFS). No lock can be placed on a file that cannot be opened: then
-    /// the answer is yes.
+    /// SQLite's unix VFS).
+    ///
+    /// The answer comes from the kernel's table of locks (`/proc/locks`), never from
+    /// a descriptor opened on the `-shm`: closing one would drop this process's own
+    /// locks on it, SQLite's among them (see ``StoreFileReader``). Locks are matched
+    /// by inode alone, so a doubt always answers yes; so does a system without the
+    /// table (Apple's), where the files are then kept.
     static func isInUse(shmAt path: String) -> Bool {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return errno != ENOENT }
-        defer { close(descriptor) }
-        var lock = flock()
-        lock.l_type = Int16(F_WRLCK)
-        lock.l_whence = Int16(SEEK_SET)
-        lock.l_start = 128
-        lock.l_len = 1
-        guard fcntl(descriptor, F_GETLK, &lock) == 0 else { return true }
-        return lock.l_type != Int16(F_UNLCK)
+        var info = stat()
+        guard stat(path, &info) == 0 else { return errno != ENOENT }
+        #if os(Linux)
+        guard let table = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return true }
+        return PosixLockTable(table).holders(ofInode: UInt64(info.st_ino), byte: 128).contains { $0 != getpid() }
+        #else
+        return true
+        #endif
+    }
+}
+
+/// The kernel's table of file locks, as `/proc/locks` prints it on Linux:
+/// `1: POSIX  ADVISORY  READ 1234 08:02:56789 128 128` (a `->` before the type
+/// marks a process waiting for the lock, counted as a holder; `EOF` an end at the end of the file).
+struct PosixLockTable {
+    struct Lock: Equatable {
+        var pid: Int32
+        var inode: UInt64
+        var start: UInt64
+        var end: UInt64?
+    }
+
+    let locks: [Lock]
+
+    init(_ text: String) {
+        locks = text.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true).filter { $0 != "->" }
+            guard fields.count >= 8, fields[1] == "POSIX", let pid = Int32(fields[4]),
+                  let inode = fields[5].split(separator: ":").last.flatMap({ UInt64($0) }),
+                  let start = UInt64(fields[6])
+            else { return nil }
+            return Lock(pid: pid, inode: inode, start: start, end: fields[7] == "EOF" ? nil : UInt64(fields[7]))
+        }
+    }
+
+    /// The processes holding a lock on `byte` of the file with `inode`.
+    func holders(ofInode inode: UInt64, byte: UInt64) -> [Int32] {
+        locks.filter { $0.inode == inode && $0.start <= byte && ($0.end.map { byte <= $0 } ?? true) }.map(\.pid)
     }
 }

@@ -36,7 +36,8 @@ extension SessionStoreFile {
     public static func check(
         atPath path: String, configuration: SessionDatabase.Configuration = .init()
     ) throws -> [Problem] {
-        try readOnly(atPath: path, configuration: configuration, operation: "checking") { db in
+        defer { LockAudit.after(#function, onFileAt: path) }
+        return try readOnly(atPath: path, configuration: configuration, operation: "checking") { db in
             let migrator = SchemaMigrator(configuration)
             // A newer schema this binary may not write may have changed tables it would judge
             // by its own rules: refused, as for writing. A compatible newer one is checked.

@@ -125,20 +125,21 @@ struct SQLitePageScanner: Sendable {
     /// "SQLite format 3" and a NUL: the first 16 bytes of every database file.
     private static let magic: [UInt8] = Array("SQLite format 3\u{0}".utf8)
 
-    /// Reads the file at `path` into memory and scans every page.
+    /// Reads the file at `path` into memory (through SQLite) and scans every page.
     ///
     /// - Throws: ``ScanError`` only when the file cannot be read, is shorter than
     ///   100 bytes, or neither its header nor its length gives a page size (the
     ///   fallback is 4096 when the length is a multiple of it). Damage anywhere
     ///   else never throws.
     init(path: String) throws {
-        let data: Data
+        let bytes: [UInt8]
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+            // Through SQLite's handle, never a descriptor of ours (StoreFileReader).
+            bytes = try StoreFileReader(path: path).readAll()
         } catch {
             throw ScanError.unreadable(path: path, reason: error.localizedDescription)
         }
-        try self.init(bytes: [UInt8](data), path: path)
+        try self.init(bytes: bytes, path: path)
     }
 
     /// Scans the database file image `bytes` (as read from `path`, which only names it in errors).

@@ -66,6 +66,7 @@ extension SessionStoreFile {
     public static func recover(
         from source: String, to output: String, configuration: SessionDatabase.Configuration = .init()
     ) throws -> RecoveryReport {
+        defer { LockAudit.after(#function, onFileAt: source) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else {
             throw StorageError.fileNotFound(path: source)
@@ -90,10 +91,7 @@ extension SessionStoreFile {
         // 1. A copy of the source, with its WAL folded in if SQLite can still open it.
         let copy = work + "/source.sqlite"
         do {
-            try FileManager.default.copyItem(atPath: source, toPath: copy)
-            if FileManager.default.fileExists(atPath: source + "-wal") {
-                try FileManager.default.copyItem(atPath: source + "-wal", toPath: copy + "-wal")
-            }
+            try copySource(source, to: copy)
         } catch {
             throw StorageError.readOnly(path: source, reason: "the file cannot be read")
         }
@@ -139,6 +137,26 @@ extension SessionStoreFile {
         } catch {
             DatabaseFile.removeWithCompanions(building)
             throw StorageError(error, path: output, operation: "recovering")
+        }
+    }
+
+    /// Copies the source and its WAL into the private `copy`, reading both through
+    /// SQLite (``StoreFileReader``): the source may be a live store that a
+    /// connection of this process has open, whose locks a descriptor of ours
+    /// would drop when closed. When SQLite can still start a read transaction, the
+    /// file and the WAL are read inside it, so no checkpoint restarts the WAL in
+    /// between; otherwise the file is read as it lies and the WAL, which holds no
+    /// lock of SQLite's, is copied as a plain file.
+    private static func copySource(_ source: String, to copy: String) throws {
+        let sidecars = WALSidecars(ofStoreAt: source)
+        defer { sidecars.removeIfMadeByReading() }
+        let reader = try StoreFileReader(path: source)
+        let pair = try reader.withReadTransaction { wal in (try reader.readAll(), wal) }
+        try Data(pair?.0 ?? reader.readAll()).write(to: URL(fileURLWithPath: copy))
+        if let wal = pair?.1 {
+            try Data(wal).write(to: URL(fileURLWithPath: copy + "-wal"))
+        } else if pair == nil, FileManager.default.fileExists(atPath: source + "-wal") {
+            try FileManager.default.copyItem(atPath: source + "-wal", toPath: copy + "-wal")
         }
     }
 

@@ -1,0 +1,110 @@
+import Foundation
+import SessionModel
+import SessionStorage
+import SessionTestSupport
+
+/// `app`: a writer as an app would be written: the default configuration
+/// (snapshots and observation on), async calls from the main actor, and its
+/// own browser, observed while it writes.
+///
+///   app --db PATH                      reads commands on stdin, one a line:
+///       insert    inserts one tab with its navigation; prints "ok SEQ"
+///       snapshot  takes a snapshot now; prints "ok"
+///       status    reads SessionStoreFile.status of its own store; prints "ok TABS"
+///       count     prints "count N": the tabs this process reads
+///   app --db PATH --slot S --incarnation I --log FILE [--count C] [--seed X]
+///       inserts tabs 1, 2, … (C of them, or until killed) at seeded indexes, each
+///       with its navigation in the same transaction, and a status read of its own
+///       store now and then; after each insertion returns, appends "SEQ NANOS" to
+///       FILE and fsyncs it (NANOS: CLOCK_MONOTONIC when the call returned), then
+///       prints "SEQ". Tab SEQ's id is ``SharedStoreStamp/tab(slot:incarnation:sequence:)``.
+@MainActor
+func runApp(path: String, options: [String: String]) async {
+    do {
+        let database = try await SessionDatabase.open(atPath: path)
+        let browsers = SQLiteBrowserRepository(database: database)
+        let tabs = SQLiteWebStateListRepository(database: database)
+        let browser = try await browsers.createBrowser().id
+        // Observation on, as in an app: the snapshot observer and the change monitor run.
+        let observation = tabs.observe(browser) { _ in }
+        defer { observation.cancel() }
+        if let log = options["log"] {
+            try await runLogged(
+                database: database, tabs: tabs, browser: browser, log: log, path: path, options: options)
+        } else {
+            try await runInteractive(database: database, tabs: tabs, browser: browser, path: path)
+        }
+        try database.close()
+    } catch {
+        fail(error)
+    }
+}
+
+@MainActor
+private func runInteractive(
+    database: SessionDatabase, tabs: SQLiteWebStateListRepository, browser: BrowserID, path: String
+) async throws {
+    var sequence = 0
+    while let line = readLine() {
+        switch line {
+        case "insert":
+            sequence += 1
+            let tab = SharedStoreStamp.tab(slot: 0, incarnation: 0, sequence: sequence)
+            try await tabs.insert(
+                WebState(id: tab), in: browser, params: .automatic().activate(),
+                navigatingTo: NavigationItem(url: SharedStoreStamp.url(of: tab), title: "tab \(sequence)"))
+            say("ok \(sequence)")
+        case "snapshot":
+            _ = try await Task.detached { try database.takeSnapshot() }.value
+            say("ok")
+        case "status":
+            let status = try await Task.detached { try SessionStoreFile.status(atPath: path) }.value
+            say("ok \(status.counts?.tabs ?? -1)")
+        case "count":
+            say("count \(try await tabs.webStateList(in: browser).count)")
+        default:
+            say("unknown command \(line)", to: STDERR_FILENO)
+            exit(64)
+        }
+    }
+}
+
+@MainActor
+private func runLogged(
+    database: SessionDatabase, tabs: SQLiteWebStateListRepository, browser: BrowserID, log: String, path: String,
+    options: [String: String]
+) async throws {
+    let slot = Int(options["slot"] ?? "0") ?? 0
+    let incarnation = Int(options["incarnation"] ?? "0") ?? 0
+    let count = options["count"].flatMap(Int.init) ?? Int.max
+    var rng = SplitMix64(seed: UInt64(options["seed"] ?? "") ?? UInt64(slot * 1_000_003 + incarnation))
+    let descriptor = open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { exit(73) }
+    var length = 0
+    for sequence in 1...max(1, count) {
+        let tab = SharedStoreStamp.tab(slot: slot, incarnation: incarnation, sequence: sequence)
+        let at = Int.random(in: 0...sequence, using: &rng)
+        for attempt in 1...20 {
+            do {
+                try await tabs.insert(
+                    WebState(id: tab), in: browser, params: .atIndex(min(at, length)).activate(Bool.random(using: &rng)),
+                    navigatingTo: NavigationItem(url: SharedStoreStamp.url(of: tab), title: "\(slot).\(incarnation).\(sequence)"))
+                break
+            } catch StorageError.busy where attempt < 20 {
+                continue
+            }
+        }
+        length += 1
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let entry = Array("\(sequence) \(Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec))\n".utf8)
+        guard entry.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == entry.count,
+              fsync(descriptor) == 0
+        else { exit(74) }
+        say("\(sequence)")
+        // Now and then the file-level calls an app makes: the status of its own store.
+        if Int.random(in: 0..<8, using: &rng) == 0 {
+            _ = try await Task.detached { try SessionStoreFile.status(atPath: path) }.value
+        }
+    }
+}
