@@ -30,7 +30,8 @@ func runApp(path: String, options: [String: String]) async {
         defer { observation.cancel() }
         if let log = options["log"] {
             try await runLogged(
-                database: database, tabs: tabs, browser: browser, log: log, path: path, options: options)
+                database: database, browsers: browsers, tabs: tabs, browser: browser, log: log, path: path,
+                options: options)
         } else {
             try await runInteractive(database: database, tabs: tabs, browser: browser, path: path)
         }
@@ -71,8 +72,8 @@ private func runInteractive(
 
 @MainActor
 private func runLogged(
-    database: SessionDatabase, tabs: SQLiteWebStateListRepository, browser: BrowserID, log: String, path: String,
-    options: [String: String]
+    database: SessionDatabase, browsers: SQLiteBrowserRepository, tabs: SQLiteWebStateListRepository,
+    browser: BrowserID, log: String, path: String, options: [String: String]
 ) async throws {
     let slot = Int(options["slot"] ?? "0") ?? 0
     let incarnation = Int(options["incarnation"] ?? "0") ?? 0
@@ -80,18 +81,29 @@ private func runLogged(
     var rng = SplitMix64(seed: UInt64(options["seed"] ?? "") ?? UInt64(slot * 1_000_003 + incarnation))
     let descriptor = open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else { exit(73) }
+    var browser = browser
     var length = 0
     for sequence in 1...max(1, count) {
         let tab = SharedStoreStamp.tab(slot: slot, incarnation: incarnation, sequence: sequence)
         let at = Int.random(in: 0...sequence, using: &rng)
-        for attempt in 1...20 {
+        let activate = Bool.random(using: &rng)
+        var failures = 0
+        while true {
             do {
                 try await tabs.insert(
-                    WebState(id: tab), in: browser, params: .atIndex(min(at, length)).activate(Bool.random(using: &rng)),
+                    WebState(id: tab), in: browser, params: .atIndex(min(at, length)).activate(activate),
                     navigatingTo: NavigationItem(url: SharedStoreStamp.url(of: tab), title: "\(slot).\(incarnation).\(sequence)"))
                 break
-            } catch StorageError.busy where attempt < 20 {
-                continue
+            } catch StorageError.busy {
+                failures += 1
+                if failures > 50 { throw StorageError.busy(path: path) }
+            } catch {
+                // Another process restored a snapshot or replaced the store's content: the
+                // window may be shorter, or gone. Read it again, as an app would, and retry.
+                failures += 1
+                if failures > 5 { throw error }
+                if try await browsers.browser(browser) == nil { browser = try await browsers.createBrowser().id }
+                length = try await tabs.webStateList(in: browser).count
             }
         }
         length += 1
@@ -104,7 +116,7 @@ private func runLogged(
         say("\(sequence)")
         // Now and then the file-level calls an app makes: the status of its own store.
         if Int.random(in: 0..<8, using: &rng) == 0 {
-            _ = try await Task.detached { try SessionStoreFile.status(atPath: path) }.value
+            _ = try? await Task.detached { try SessionStoreFile.status(atPath: path) }.value
         }
     }
 }

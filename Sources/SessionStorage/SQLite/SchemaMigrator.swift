@@ -165,20 +165,36 @@ struct SchemaMigrator: Sendable {
     ///   migration that failed (earlier ones stay applied; the failing one leaves nothing).
     @discardableResult
     func migrate(_ writer: any DatabaseWriter, path: String) throws -> [String] {
-        let pending = try writer.read { try status($0, path: path).pending }
-        guard !pending.isEmpty else { return [] }
         let migrator = self.migrator
-        for identifier in pending {
-            do {
-                try migrator.migrate(writer, upTo: identifier)
-            } catch let error as DatabaseError {
-                if [.SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode.primaryResultCode) {
-                    throw StorageError.busy(path: path)
+        var applied: [String] = []
+        // Two processes may migrate one file at once (two apps opening a store another
+        // program just made empty): each reads what is pending, then applies it. The one
+        // that comes second fails, rolled back whole (the migration's row in
+        // `grdb_migrations` is unique); it reads again and goes on from there.
+        for attempt in 1...5 {
+            let pending = try writer.read { try status($0, path: path).pending }
+            guard !pending.isEmpty else { return applied }
+            var failed: (identifier: String, error: DatabaseError)?
+            for identifier in pending {
+                do {
+                    try migrator.migrate(writer, upTo: identifier)
+                    applied.append(identifier)
+                } catch let error as DatabaseError {
+                    if [.SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode.primaryResultCode) {
+                        throw StorageError.busy(path: path)
+                    }
+                    failed = (identifier, error)
+                    break
                 }
+            }
+            guard let failed else { return applied }
+            let appliedElsewhere = try writer.read { try !status($0, path: path).pending.contains(failed.identifier) }
+            if !appliedElsewhere || attempt == 5 {
                 throw StorageError.migrationFailed(
-                    path: path, identifier: identifier, reason: error.message ?? "\(error.resultCode)")
+                    path: path, identifier: failed.identifier,
+                    reason: failed.error.message ?? "\(failed.error.resultCode)")
             }
         }
-        return pending
+        return applied
     }
 }

@@ -1,0 +1,497 @@
+import Foundation
+import SessionModel
+import SessionStorage
+import SessionTestSupport
+import Testing
+
+/// Several real processes share one store, and some of them are killed at
+/// random moments; nothing any writer acknowledged may be lost (issue 29).
+///
+/// Each schedule makes a new store and runs, for about a second and a half:
+/// - two app-like writers (`sessionstore-crash-writer app`: the default
+///   configuration, snapshots and observation on, async calls from the main
+///   actor). Each appends every acknowledged commit, with its time, to a log of
+///   its own that it fsyncs; a writer that ends or is killed starts again as a
+///   new incarnation;
+/// - three to five peers drawn from: `sqlite3` (`BEGIN IMMEDIATE; COMMIT;`, a
+///   read transaction held open, `PRAGMA wal_checkpoint(TRUNCATE)`, a reader),
+///   and `sessionstore` `status`, `check`, `ls`, `export`, `snapshot`,
+///   `restore-snapshot`, `import --replace`, `prune`, `recover --output` and
+///   `watch`, each run again and again;
+/// - one to three SIGKILLs or SIGTERMs of any running process.
+///
+/// Then, read by another process:
+/// - **loss**: every acknowledged commit is in the store, unless a
+///   `restore-snapshot` or `import --replace` (logged, fsynced, with the time
+///   it ended) may have removed it by design: one that ended after the commit's
+///   call began. Nothing is there that no writer committed.
+/// - **check**: `sessionstore check` finds nothing.
+/// - **reads**: every read by another process (`sqlite3`, `sessionstore export`)
+///   that sees commit N of a writer sees all of that writer's commits before N
+///   (back to the last `restore-snapshot` or `import --replace` it may have seen).
+///
+/// 40 schedules in CI; `SESSIONSTORE_RELIABILITY_FULL=1` runs 1,000 (BENCHMARKS.md).
+/// `sessionstore sync` is left out: it needs the sync server and PostgreSQL, which
+/// this package's tests do not start (the Server package's tests do).
+@Suite(.serialized) struct SharedStoreSuiteTests {
+    static let schedules = ProcessInfo.processInfo.environment["SESSIONSTORE_SHARED_SCHEDULES"].flatMap(Int.init)
+        ?? (fullRuns ? 1_000 : 40)
+
+    @Test func manyProcessesAndKills_loseNoAcknowledgedCommit() throws {
+        var totals = SharedStoreTotals()
+        for index in 0..<Self.schedules {
+            let schedule = try SharedStoreSchedule(seed: UInt64(index) &+ 0x5A4E)
+            let outcome = try schedule.run()
+            totals.add(outcome)
+            #expect(outcome.problems.isEmpty, "schedule \(index): \(outcome.problems.prefix(5))")
+            if !outcome.problems.isEmpty { print("schedule \(index) kept at \(schedule.directory.path)") } else {
+                schedule.directory.remove()
+            }
+        }
+        print(totals.report(schedules: Self.schedules))
+        #expect(totals.lost == 0 && totals.checkFailures == 0 && totals.disagreeingReads == 0)
+        #expect(totals.randomKills >= Self.schedules)
+    }
+}
+
+/// What one schedule did and found.
+struct SharedStoreOutcome {
+    var processes = 0
+    var mostAtOnce = 0
+    var sigkills = 0
+    var sigterms = 0
+    var endKills = 0
+    var acknowledged = 0
+    var lost = 0
+    var checkFailed = false
+    var reads = 0
+    var disagreeingReads = 0
+    var restores = 0
+    var problems: [String] = []
+}
+
+/// The figures of a whole run.
+struct SharedStoreTotals {
+    var processes = 0, mostAtOnce = 0, randomKills = 0, sigkills = 0, sigterms = 0, endKills = 0
+    var acknowledged = 0, lost = 0, checkFailures = 0, reads = 0, disagreeingReads = 0, restores = 0
+
+    mutating func add(_ outcome: SharedStoreOutcome) {
+        processes += outcome.processes
+        mostAtOnce = max(mostAtOnce, outcome.mostAtOnce)
+        randomKills += outcome.sigkills + outcome.sigterms
+        sigkills += outcome.sigkills
+        sigterms += outcome.sigterms
+        endKills += outcome.endKills
+        acknowledged += outcome.acknowledged
+        lost += outcome.lost
+        checkFailures += outcome.checkFailed ? 1 : 0
+        reads += outcome.reads
+        disagreeingReads += outcome.disagreeingReads
+        restores += outcome.restores
+    }
+
+    func report(schedules: Int) -> String {
+        """
+        shared-store suite: \(schedules) schedules, \(processes) processes (up to \(mostAtOnce) at once), \
+        \(randomKills) kills at random moments (\(sigkills) SIGKILL, \(sigterms) SIGTERM) and \(endKills) at the ends; \
+        \(acknowledged) acknowledged commits, \(lost) lost; \(restores) restore-snapshot/import --replace; \
+        \(checkFailures) check failures; \(reads) reads by other processes, \(disagreeingReads) disagreeing
+        shared-store suite: sync left out (it needs the sync server and PostgreSQL; the Server package's tests run them)
+        """
+    }
+}
+
+/// Nanoseconds of CLOCK_MONOTONIC: the clock the writers stamp their logs with.
+func monotonicNanos() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+}
+
+/// One schedule: a new store, its processes, its kills, and the verdict.
+final class SharedStoreSchedule: @unchecked Sendable {
+    enum Peer: CaseIterable {
+        case sqliteImmediate, sqliteLongRead, sqliteCheckpoint, sqliteReader
+        case status, check, ls, export, snapshot, restoreSnapshot, importReplace, prune, recover, watch
+    }
+
+    /// A writer incarnation: where it logs, and when it was started.
+    struct Incarnation {
+        var slot: Int
+        var incarnation: Int
+        var log: String
+        var launchedAt: Int64
+    }
+
+    /// A read by another process: when it ran and what it saw of the writers.
+    struct Observation {
+        var start: Int64
+        var end: Int64
+        var commits: Set<SharedStoreStamp.Commit>
+        var source: String
+    }
+
+    let directory: TemporaryDirectory
+    let path: String
+    private var rng: SplitMix64
+    private let lock = NSLock()
+    private var live: [Int32: Bool] = [:]  // running processes (pid → is a writer)
+    private var stopped = false
+    private var launches = 0
+    private var mostAtOnce = 0
+    private var incarnations: [Incarnation] = []
+    private var destructive: [(start: Int64, end: Int64)] = []
+    private var observations: [Observation] = []
+    private var exports: [String] = []
+    private var problems: [String] = []
+    private var counter = 0
+
+    init(seed: UInt64) throws {
+        directory = try TemporaryDirectory()
+        path = directory.file("store.sqlite")
+        rng = SplitMix64(seed: seed)
+    }
+
+    private func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    private var isStopped: Bool { locked { stopped } }
+
+    private func nextNumber() -> Int {
+        locked {
+            counter += 1
+            return counter
+        }
+    }
+
+    // MARK: Running
+
+    func run() throws -> SharedStoreOutcome {
+        var outcome = SharedStoreOutcome()
+        let peers = Peer.allCases.shuffled(using: &rng).prefix(Int.random(in: 3...5, using: &rng))
+        var threads: [Thread] = []
+        let group = DispatchGroup()
+        func spawn(_ body: @escaping @Sendable () -> Void) {
+            group.enter()
+            let thread = Thread {
+                body()
+                group.leave()
+            }
+            threads.append(thread)
+            thread.start()
+        }
+        for slot in 0..<2 {
+            let seed = rng.next()
+            spawn { self.runWriter(slot: slot, seed: seed) }
+        }
+        for peer in peers {
+            let seed = rng.next()
+            spawn { self.runPeer(peer, seed: seed) }
+        }
+        // Kills at random moments of a window of 1.5 s.
+        let window = 1.5
+        let killCount = Int.random(in: 1...3, using: &rng)
+        let moments = (0..<killCount).map { _ in Double.random(in: 0.3..<window, using: &rng) }.sorted()
+        let start = Date()
+        for moment in moments {
+            let wait = moment - Date().timeIntervalSince(start)
+            if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+            let signal = Int.random(in: 0..<10, using: &rng) < 7 ? SIGKILL : SIGTERM
+            let killed: Bool = locked {
+                let pids = live.keys.sorted()
+                guard !pids.isEmpty else { return false }
+                kill(pids[Int.random(in: 0..<pids.count, using: &rng)], signal)
+                return true
+            }
+            guard killed else { continue }
+            if signal == SIGKILL { outcome.sigkills += 1 } else { outcome.sigterms += 1 }
+        }
+        let rest = window - Date().timeIntervalSince(start)
+        if rest > 0 { Thread.sleep(forTimeInterval: rest) }
+        // The end: writers are SIGKILLed as an app in the background is; the rest are let finish, `watch` is ended.
+        let remaining: [(Int32, Bool)] = locked {
+            stopped = true
+            return live.map { ($0.key, $0.value) }
+        }
+        locked {
+            for (pid, isWriter) in remaining where live[pid] != nil {
+                kill(pid, isWriter ? SIGKILL : SIGTERM)
+                outcome.endKills += 1
+            }
+        }
+        if group.wait(timeout: .now() + 60) != .success {
+            // A process that outlives its schedule by a minute hangs: a finding; end it.
+            let hung: [Int32] = locked { Array(live.keys) }
+            locked { problems.append("\(hung.count) process(es) still running a minute after the schedule ended") }
+            for pid in hung { kill(pid, SIGKILL) }
+            guard group.wait(timeout: .now() + 60) == .success else { throw SuiteFailure("schedule did not end") }
+        }
+        outcome.processes = locked { launches }
+        outcome.mostAtOnce = locked { mostAtOnce }
+        try verify(into: &outcome)
+        return outcome
+    }
+
+    /// Starts `arguments` (a binary and its arguments), records it as live, and waits for it.
+    /// - Returns: Its exit status (negative: the signal that ended it), and its stdout.
+    @discardableResult
+    private func launch(
+        _ binary: String, _ arguments: [String], isWriter: Bool = false, stdin: String? = nil
+    ) -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
+        var environment = ProcessInfo.processInfo.environment
+        environment["SESSIONSTORE_DB"] = nil
+        process.environment = environment
+        let number = nextNumber()
+        let outPath = directory.file("out-\(number)"), errPath = directory.file("err-\(number)")
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+        guard let out = FileHandle(forWritingAtPath: outPath), let err = FileHandle(forWritingAtPath: errPath) else {
+            return (-1, "", "cannot capture output")
+        }
+        process.standardOutput = out
+        process.standardError = err
+        let input = Pipe()
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
+        let started: Bool = locked {
+            guard !stopped else { return false }
+            do {
+                try process.run()
+            } catch {
+                return false
+            }
+            live[process.processIdentifier] = isWriter
+            launches += 1
+            mostAtOnce = max(mostAtOnce, live.count)
+            return true
+        }
+        guard started else {
+            try? out.close()
+            try? err.close()
+            return (-1, "", "not started")
+        }
+        if let stdin {
+            input.fileHandleForWriting.write(Data(stdin.utf8))
+            try? input.fileHandleForWriting.close()
+        }
+        process.waitUntilExit()
+        locked { _ = live.removeValue(forKey: process.processIdentifier) }
+        try? out.close()
+        try? err.close()
+        let stdout = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+        let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+        try? FileManager.default.removeItem(atPath: outPath)
+        try? FileManager.default.removeItem(atPath: errPath)
+        let status = process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus
+        return (status, stdout, stderr)
+    }
+
+    private func runWriter(slot: Int, seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        var incarnation = 0
+        while !isStopped {
+            incarnation += 1
+            let log = directory.file("writer-\(slot)-\(incarnation).log")
+            let record = Incarnation(slot: slot, incarnation: incarnation, log: log, launchedAt: monotonicNanos())
+            locked { incarnations.append(record) }
+            let result = launch(
+                BuiltBinary.crashWriter,
+                ["app", "--db", path, "--slot", "\(slot)", "--incarnation", "\(incarnation)", "--log", log,
+                 "--count", "\(Int.random(in: 15...60, using: &rng))", "--seed", "\(rng.next() >> 1)"],
+                isWriter: true)
+            // A writer that was killed ends with a signal; one that failed on its own is a finding.
+            if result.status > 0 {
+                locked { problems.append("writer \(slot).\(incarnation) failed (\(result.status)): \(result.stderr.prefix(300))") }
+            }
+        }
+    }
+
+    private func runPeer(_ peer: Peer, seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        let sqlite = "/usr/bin/sqlite3"
+        let command = BuiltBinary.sessionstore
+        while !isStopped {
+            switch peer {
+            case .sqliteImmediate:
+                launch(sqlite, ["-cmd", ".timeout 2000", path, "BEGIN IMMEDIATE; COMMIT;"])
+            case .sqliteLongRead:
+                launch(sqlite, ["-cmd", ".timeout 2000", path],
+                       stdin: "BEGIN;\nSELECT count(*) FROM tabs;\n.shell sleep 0.3\nCOMMIT;\n")
+            case .sqliteCheckpoint:
+                launch(sqlite, ["-cmd", ".timeout 2000", path, "PRAGMA wal_checkpoint(TRUNCATE);"])
+            case .sqliteReader:
+                let start = monotonicNanos()
+                let result = launch(sqlite, ["-cmd", ".timeout 2000", path, "SELECT id FROM tabs;"])
+                if result.status == 0 { observe(result.stdout, start: start, source: "sqlite3") }
+            case .status:
+                launch(command, ["status", "--db", path])
+            case .check:
+                launch(command, ["check", "--db", path])
+            case .ls:
+                launch(command, ["ls", "--db", path])
+            case .export:
+                export()
+            case .snapshot:
+                launch(command, ["snapshot", "--db", path])
+            case .restoreSnapshot:
+                let names = ((try? FileManager.default.contentsOfDirectory(atPath: path + ".snapshots")) ?? [])
+                    .filter { $0.hasSuffix(".sqlite") }.sorted()
+                if let name = names.randomElement(using: &rng) {
+                    destructively { launch(command, ["restore-snapshot", "--db", path, name]) }
+                }
+            case .importReplace:
+                if let document = locked({ exports.last }) {
+                    destructively { launch(command, ["import", "--db", path, "--replace", document]) }
+                } else {
+                    export()  // the document a later import replaces the store with
+                }
+            case .prune:
+                launch(command, ["prune", "--db", path])
+            case .recover:
+                launch(command, ["recover", "--db", path, "--output", directory.file("recovered-\(nextNumber()).sqlite")])
+            case .watch:
+                launch(command, ["watch", "--db", path])
+            }
+            Thread.sleep(forTimeInterval: Double.random(in: 0..<0.05, using: &rng))
+        }
+    }
+
+    /// Exports the store (one read transaction): a read by another process, and a document to import.
+    private func export() {
+        let output = directory.file("export-\(nextNumber()).json")
+        let start = monotonicNanos()
+        let result = launch(BuiltBinary.sessionstore, ["export", "--db", path, "--output", output])
+        if result.status == 0, let text = try? String(contentsOfFile: output, encoding: .utf8) {
+            observe(text, start: start, source: "sessionstore export")
+            locked { exports.append(output) }
+        }
+    }
+
+    /// Runs a command that may remove commits by design, logging when it began and ended (fsynced).
+    private func destructively(_ body: () -> (status: Int32, stdout: String, stderr: String)) {
+        let start = monotonicNanos()
+        let result = body()
+        let end = monotonicNanos()
+        locked { destructive.append((start, end)) }
+        let line = Array("\(start) \(end) \(result.status)\n".utf8)
+        let descriptor = open(directory.file("commands.log"), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        if descriptor >= 0 {
+            _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            fsync(descriptor)
+            close(descriptor)
+        }
+    }
+
+    private func observe(_ text: String, start: Int64, source: String) {
+        let observation = Observation(
+            start: start, end: monotonicNanos(), commits: Self.commits(in: text), source: source)
+        locked { observations.append(observation) }
+    }
+
+    /// The writers' commits named in `text` (tab ids, one per line or inside a document).
+    static func commits(in text: String) -> Set<SharedStoreStamp.Commit> {
+        var found: Set<SharedStoreStamp.Commit> = []
+        var rest = text[...]
+        while let range = rest.range(of: "5a4e0000-", options: .caseInsensitive) {
+            let id = rest[range.lowerBound...].prefix(36)
+            if let commit = SharedStoreStamp.parse(String(id)) { found.insert(commit) }
+            rest = rest[range.upperBound...]
+        }
+        return found
+    }
+
+    // MARK: Verdict
+
+    /// Each incarnation's acknowledged commits: sequence → when the call returned.
+    private func acknowledgements(_ incarnation: Incarnation) -> [Int: Int64] {
+        guard let text = try? String(contentsOfFile: incarnation.log, encoding: .utf8) else { return [:] }
+        var acknowledged: [Int: Int64] = [:]
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            if fields.count == 2, let sequence = Int(fields[0]), let time = Int64(fields[1]) {
+                acknowledged[sequence] = time
+            }
+        }
+        return acknowledged
+    }
+
+    private func verify(into outcome: inout SharedStoreOutcome) throws {
+        outcome.problems = locked { problems }
+        outcome.restores = destructive.count
+        // The store as another process reads it once everything has ended.
+        let final = try runTool(["-cmd", ".timeout 5000", path, "SELECT id FROM tabs;"], in: directory.path, binary: "/usr/bin/sqlite3")
+        guard final.status == 0 else {
+            outcome.problems.append("the store cannot be read: \(final)")
+            outcome.checkFailed = true
+            return
+        }
+        let present = Self.commits(in: final.stdout)
+        let check = try runTool(["check", "--db", path], in: directory.path)
+        if check.status != 0 {
+            outcome.checkFailed = true
+            outcome.problems.append("check: \(check)")
+        }
+        // When a commit's call began, at the latest: when the previous one was acknowledged.
+        var began: [SharedStoreStamp.Commit: Int64] = [:]
+        var acknowledgedCommits: Set<SharedStoreStamp.Commit> = []
+        var committable: Set<SharedStoreStamp.Commit> = []
+        for incarnation in incarnations {
+            let acknowledged = acknowledgements(incarnation)
+            let last = acknowledged.keys.max() ?? 0
+            for sequence in 1...(last + 1) {
+                let commit = SharedStoreStamp.Commit(
+                    slot: incarnation.slot, incarnation: incarnation.incarnation, sequence: sequence)
+                began[commit] = sequence == 1 ? incarnation.launchedAt : acknowledged[sequence - 1]
+                committable.insert(commit)
+                if acknowledged[sequence] != nil { acknowledgedCommits.insert(commit) }
+            }
+        }
+        outcome.acknowledged = acknowledgedCommits.count
+        // Loss: acknowledged, absent, and no destructive command ended after its call began.
+        for commit in acknowledgedCommits.sorted() where !present.contains(commit) {
+            let start = began[commit] ?? 0
+            if !destructive.contains(where: { $0.end > start }) {
+                outcome.lost += 1
+                outcome.problems.append("lost: writer \(commit.slot).\(commit.incarnation) commit \(commit.sequence)")
+            }
+        }
+        // Nothing that no writer committed (the last call of a killed writer may have committed).
+        for commit in present.subtracting(committable).sorted() {
+            outcome.problems.append("present but never committed: \(commit)")
+        }
+        // Reads: seeing commit N of a writer means seeing its commits before N, back to the
+        // first whose call began after the last destructive command that may have preceded the read.
+        outcome.reads = observations.count + 1
+        for observation in observations + [Observation(start: 0, end: .max, commits: present, source: "final read")] {
+            let cutoff = destructive.filter { $0.start < observation.end }.map(\.end).max()
+            let writers = Dictionary(grouping: observation.commits) { [$0.slot, $0.incarnation] }
+            var disagrees = false
+            for (_, seen) in writers {
+                guard let newest = seen.max() else { continue }
+                for sequence in 1..<newest.sequence {
+                    let commit = SharedStoreStamp.Commit(
+                        slot: newest.slot, incarnation: newest.incarnation, sequence: sequence)
+                    if seen.contains(commit) { continue }
+                    if let cutoff, (began[commit] ?? 0) < cutoff { continue }
+                    disagrees = true
+                    outcome.problems.append(
+                        "\(observation.source) saw writer \(newest.slot).\(newest.incarnation) at \(newest.sequence) without \(sequence)")
+                    break
+                }
+            }
+            if disagrees { outcome.disagreeingReads += 1 }
+        }
+    }
+}
+
+/// A schedule that could not be run to its end.
+struct SuiteFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
