@@ -111,6 +111,9 @@ extension SessionStore {
         }
 
         func run() throws {
+            // Reading the store as a document would open it with a descriptor of this
+            // process, which has it open through SQLite: closing that descriptor drops the locks.
+            if file != "-" { try ExportTarget.refuseStore(file, storePath: options.path, as: "the document") }
             let progress = ProgressLine("import", options: progressOptions)
             defer { progress.finish() }
             let counts: SessionArchive.ImportCounts
@@ -332,14 +335,15 @@ struct InputFailure: Error, CustomStringConvertible {
 /// Where `export --output` may write.
 enum ExportTarget {
     /// Refuses the store itself and the files SQLite keeps beside it (`-wal`, `-shm`,
-    /// `-journal`: a file there would be taken for the store's own) as the output.
-    static func refuseStore(_ output: String, storePath: String) throws {
+    /// `-journal`: a file there would be taken for the store's own) as the output
+    /// (or, with `role`, as another file the command would open itself).
+    static func refuseStore(_ output: String, storePath: String, as role: String = "--output") throws {
         let target = FileIdentity(path: output)
         for suffix in ["", "-wal", "-shm", "-journal"] {
             let path = storePath + suffix
             let same = target != nil && target == FileIdentity(path: path)
             if same || URL(fileURLWithPath: output).standardizedFileURL == URL(fileURLWithPath: path).standardizedFileURL {
-                throw ValidationError("--output is the store\(suffix.isEmpty ? "" : "'s \(suffix) file") itself; give another file.")
+                throw ValidationError("\(role) is the store\(suffix.isEmpty ? "" : "'s \(suffix) file") itself; give another file.")
             }
         }
     }

@@ -47,6 +47,21 @@ import Testing
         let check = try runTool(["check", "--db", path], in: directory.path)
         #expect(check.status == 0, "\(check)")
     }
+
+    /// Tests that `import` refuses the store (or its `-wal`) as its document: reading
+    /// it with a descriptor of its own, beside its SQLite connection, would drop the locks.
+    @Test func import_ofTheStoreItself_isRefused() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        #expect(try runTool(["demo", "--db", "s.sqlite", "--browsers", "1", "--tabs", "2"], in: directory.path).status == 0)
+        let before = fileBytes(directory.file("s.sqlite"))
+        for document in ["s.sqlite", "./s.sqlite", "s.sqlite-wal"] {
+            let result = try runTool(["import", "--db", "s.sqlite", document], in: directory.path)
+            #expect(result.status == 64, "\(result)")
+            #expect(result.stderr.contains("the document is the store"), "\(result)")
+        }
+        #expect(fileBytes(directory.file("s.sqlite")) == before)
+    }
 }
 
 /// The files a process holds open that were deleted since (`/proc/PID/fd` shows "(deleted)").

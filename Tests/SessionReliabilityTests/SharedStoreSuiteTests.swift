@@ -16,8 +16,8 @@ import Testing
 /// - three to five peers drawn from: `sqlite3` (`BEGIN IMMEDIATE; COMMIT;`, a
 ///   read transaction held open, `PRAGMA wal_checkpoint(TRUNCATE)`, a reader),
 ///   and `sessionstore` `status`, `check`, `ls`, `export`, `snapshot`,
-///   `restore-snapshot`, `import --replace`, `prune`, `recover --output` and
-///   `watch`, each run again and again;
+///   `restore-snapshot`, `import --replace`, `prune`, `recover --output`,
+///   `watch` and `sync`, each run again and again;
 /// - one to three SIGKILLs or SIGTERMs of any running process.
 ///
 /// Then, read by another process:
@@ -30,17 +30,26 @@ import Testing
 ///   that sees commit N of a writer sees all of that writer's commits before N
 ///   (back to the last `restore-snapshot` or `import --replace` it may have seen).
 ///
+/// `sessionstore sync` joins the peers when PostgreSQL and the sync server (built by
+/// `swift build --package-path Server`) are there: the suite starts both once, in a
+/// temporary directory, and pairs each store that draws `sync` into a new account.
+/// Without them it says so in its output and runs the rest.
+///
 /// 40 schedules in CI; `SESSIONSTORE_RELIABILITY_FULL=1` runs 1,000 (BENCHMARKS.md).
-/// `sessionstore sync` is left out: it needs the sync server and PostgreSQL, which
-/// this package's tests do not start (the Server package's tests do).
 @Suite(.serialized) struct SharedStoreSuiteTests {
     static let schedules = ProcessInfo.processInfo.environment["SESSIONSTORE_SHARED_SCHEDULES"].flatMap(Int.init)
         ?? (fullRuns ? 1_000 : 40)
 
     @Test func manyProcessesAndKills_loseNoAcknowledgedCommit() throws {
         var totals = SharedStoreTotals()
+        let sync = SuiteSyncServer.start()
+        defer { if case .success(let server) = sync { server.stop() } }
+        switch sync {
+        case .success(let server): totals.sync = "sync against \(server.url) on PostgreSQL"
+        case .failure(let reason): totals.sync = "sync left out: \(reason)"
+        }
         for index in 0..<Self.schedules {
-            let schedule = try SharedStoreSchedule(seed: UInt64(index) &+ 0x5A4E)
+            let schedule = try SharedStoreSchedule(seed: UInt64(index) &+ 0x5A4E, syncServer: try? sync.get().url)
             let outcome = try schedule.run()
             totals.add(outcome)
             #expect(outcome.problems.isEmpty, "schedule \(index): \(outcome.problems.prefix(5))")
@@ -67,13 +76,15 @@ struct SharedStoreOutcome {
     var reads = 0
     var disagreeingReads = 0
     var restores = 0
+    var syncs = 0
     var problems: [String] = []
 }
 
 /// The figures of a whole run.
 struct SharedStoreTotals {
     var processes = 0, mostAtOnce = 0, randomKills = 0, sigkills = 0, sigterms = 0, endKills = 0
-    var acknowledged = 0, lost = 0, checkFailures = 0, reads = 0, disagreeingReads = 0, restores = 0
+    var acknowledged = 0, lost = 0, checkFailures = 0, reads = 0, disagreeingReads = 0, restores = 0, syncs = 0
+    var sync = ""
 
     mutating func add(_ outcome: SharedStoreOutcome) {
         processes += outcome.processes
@@ -88,6 +99,7 @@ struct SharedStoreTotals {
         reads += outcome.reads
         disagreeingReads += outcome.disagreeingReads
         restores += outcome.restores
+        syncs += outcome.syncs
     }
 
     func report(schedules: Int) -> String {
@@ -96,7 +108,7 @@ struct SharedStoreTotals {
         \(randomKills) kills at random moments (\(sigkills) SIGKILL, \(sigterms) SIGTERM) and \(endKills) at the ends; \
         \(acknowledged) acknowledged commits, \(lost) lost; \(restores) restore-snapshot/import --replace; \
         \(checkFailures) check failures; \(reads) reads by other processes, \(disagreeingReads) disagreeing
-        shared-store suite: sync left out (it needs the sync server and PostgreSQL; the Server package's tests run them)
+        shared-store suite: \(sync); \(syncs) sync runs
         """
     }
 }
@@ -112,7 +124,7 @@ func monotonicNanos() -> Int64 {
 final class SharedStoreSchedule: @unchecked Sendable {
     enum Peer: CaseIterable {
         case sqliteImmediate, sqliteLongRead, sqliteCheckpoint, sqliteReader
-        case status, check, ls, export, snapshot, restoreSnapshot, importReplace, prune, recover, watch
+        case status, check, ls, export, snapshot, restoreSnapshot, importReplace, prune, recover, watch, sync
     }
 
     /// A writer incarnation: where it logs, and when it was started.
@@ -146,10 +158,15 @@ final class SharedStoreSchedule: @unchecked Sendable {
     private var problems: [String] = []
     private var counter = 0
 
-    init(seed: UInt64) throws {
+    /// The sync server's URL, when the run has one.
+    let syncServer: String?
+    private var syncs = 0
+
+    init(seed: UInt64, syncServer: String?) throws {
         directory = try TemporaryDirectory()
         path = directory.file("store.sqlite")
         rng = SplitMix64(seed: seed)
+        self.syncServer = syncServer
     }
 
     private func locked<T>(_ body: () throws -> T) rethrows -> T {
@@ -171,7 +188,15 @@ final class SharedStoreSchedule: @unchecked Sendable {
 
     func run() throws -> SharedStoreOutcome {
         var outcome = SharedStoreOutcome()
-        let peers = Peer.allCases.shuffled(using: &rng).prefix(Int.random(in: 3...5, using: &rng))
+        let peers = Peer.allCases.filter { $0 != .sync || syncServer != nil }
+            .shuffled(using: &rng).prefix(Int.random(in: 3...5, using: &rng))
+        if peers.contains(.sync) {
+            // A device of a new account: the store is made and paired before the writers start.
+            for step in [["migrate", "--db", path], ["pair", "--db", path, "--name", "suite"]] {
+                let result = try runTool(step, in: directory.path)
+                guard result.status == 0 else { throw SuiteFailure("\(step[0]): \(result)") }
+            }
+        }
         var threads: [Thread] = []
         let group = DispatchGroup()
         func spawn(_ body: @escaping @Sendable () -> Void) {
@@ -231,6 +256,7 @@ final class SharedStoreSchedule: @unchecked Sendable {
         }
         outcome.processes = locked { launches }
         outcome.mostAtOnce = locked { mostAtOnce }
+        outcome.syncs = locked { syncs }
         try verify(into: &outcome)
         return outcome
     }
@@ -357,6 +383,11 @@ final class SharedStoreSchedule: @unchecked Sendable {
                 launch(command, ["recover", "--db", path, "--output", directory.file("recovered-\(nextNumber()).sqlite")])
             case .watch:
                 launch(command, ["watch", "--db", path])
+            case .sync:
+                if let syncServer {
+                    launch(command, ["sync", "--db", path, "--server", syncServer])
+                    locked { syncs += 1 }
+                }
             }
             Thread.sleep(forTimeInterval: Double.random(in: 0..<0.05, using: &rng))
         }
@@ -494,4 +525,97 @@ final class SharedStoreSchedule: @unchecked Sendable {
 struct SuiteFailure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
+}
+
+/// PostgreSQL and `sessionstore-sync-server` in a temporary directory, for the
+/// suite's `sync` peer: started once for the whole run, as `Scripts/sync-demo` does.
+final class SuiteSyncServer: @unchecked Sendable {
+    /// The server's URL.
+    let url: String
+    private let work: TemporaryDirectory
+    private let server: Process
+    private let postgres: (bin: String, data: String)
+
+    private init(url: String, work: TemporaryDirectory, server: Process, postgres: (bin: String, data: String)) {
+        self.url = url
+        self.work = work
+        self.server = server
+        self.postgres = postgres
+    }
+
+    /// The server's binary, built by `swift build --package-path Server`.
+    static let binary = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Server/.build/debug/sessionstore-sync-server").path
+
+    /// Starts PostgreSQL and the server; the reason when it cannot (nothing is left running then).
+    static func start() -> Result<SuiteSyncServer, SuiteFailure> {
+        let bins = ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? [])
+            .compactMap(Int.init).sorted().map { "/usr/lib/postgresql/\($0)/bin" }
+        guard let bin = bins.last, FileManager.default.isExecutableFile(atPath: bin + "/initdb") else {
+            return .failure(SuiteFailure("PostgreSQL is missing (apt-get install -y postgresql)"))
+        }
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            return .failure(SuiteFailure("the sync server is not built (swift build --package-path Server)"))
+        }
+        do {
+            let work = try TemporaryDirectory()
+            chmod(work.path, 0o755)  // PostgreSQL's user reaches its directory inside
+            let socket = work.file("pg"), data = work.file("pg/data")
+            try FileManager.default.createDirectory(atPath: socket, withIntermediateDirectories: true)
+            let root = getuid() == 0
+            if root, let user = getpwnam("postgres") { chown(socket, user.pointee.pw_uid, user.pointee.pw_gid) }
+            func asPostgres(_ tool: String, _ arguments: [String]) throws -> RunResult {
+                root ? try runTool(["-u", "postgres", "--", bin + "/" + tool] + arguments, in: work.path, binary: "/usr/sbin/runuser")
+                    : try runTool(arguments, in: work.path, binary: bin + "/" + tool)
+            }
+            let port = Int.random(in: 20_000..<40_000)
+            var steps = [try asPostgres("initdb", ["-D", data, "-A", "trust", "-U", "postgres"])]
+            steps.append(try asPostgres("pg_ctl", ["-D", data, "-o", "-k \(socket) -p \(port) -c listen_addresses=''", "-w", "start"]))
+            steps.append(try asPostgres("createdb", ["-h", socket, "-p", "\(port)", "-U", "postgres", "sync"]))
+            if let failed = steps.first(where: { $0.status != 0 }) {
+                _ = try? asPostgres("pg_ctl", ["-D", data, "-m", "immediate", "stop"])
+                work.remove()
+                return .failure(SuiteFailure("PostgreSQL did not start: \(failed)"))
+            }
+            let log = work.file("server.log")
+            _ = FileManager.default.createFile(atPath: log, contents: nil)
+            let server = Process()
+            server.executableURL = URL(fileURLWithPath: binary)
+            server.arguments = ["serve", "--database-url", "postgres://postgres@localhost:\(port)/sync?host=\(socket)", "--port", "0"]
+            server.standardOutput = FileHandle(forWritingAtPath: log)
+            server.standardError = FileHandle(forWritingAtPath: log)
+            try server.run()
+            var address: String?
+            for _ in 0..<300 where address == nil {
+                Thread.sleep(forTimeInterval: 0.1)
+                let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                if let range = text.range(of: "listening on ") {
+                    address = String(text[range.upperBound...].prefix { $0.isNumber || $0 == "." || $0 == ":" })
+                }
+            }
+            guard let address else {
+                server.terminate()
+                _ = try? asPostgres("pg_ctl", ["-D", data, "-m", "immediate", "stop"])
+                work.remove()
+                return .failure(SuiteFailure("the sync server did not start"))
+            }
+            return .success(SuiteSyncServer(url: "http://\(address)", work: work, server: server, postgres: (bin, data)))
+        } catch {
+            return .failure(SuiteFailure("\(error)"))
+        }
+    }
+
+    /// Stops the server and PostgreSQL and removes their directory.
+    func stop() {
+        server.terminate()
+        server.waitUntilExit()
+        let pgctl = postgres.bin + "/pg_ctl"
+        if getuid() == 0 {
+            _ = try? runTool(["-u", "postgres", "--", pgctl, "-D", postgres.data, "-m", "fast", "stop"], in: work.path, binary: "/usr/sbin/runuser")
+        } else {
+            _ = try? runTool(["-D", postgres.data, "-m", "fast", "stop"], in: work.path, binary: pgctl)
+        }
+        work.remove()
+    }
 }
