@@ -21,10 +21,11 @@ import SessionTestSupport
 @MainActor
 func runApp(path: String, options: [String: String]) async {
     do {
-        let database = try await SessionDatabase.open(atPath: path)
+        // Busy (another process held the write lock past the timeout) changes nothing: retry, as an app would.
+        let database = try await retryingBusy { try await SessionDatabase.open(atPath: path) }
         let browsers = SQLiteBrowserRepository(database: database)
         let tabs = SQLiteWebStateListRepository(database: database)
-        let browser = try await browsers.createBrowser().id
+        let browser = try await retryingBusy { try await browsers.createBrowser().id }
         // Observation on, as in an app: the snapshot observer and the change monitor run.
         let observation = tabs.observe(browser) { _ in }
         defer { observation.cancel() }
@@ -39,6 +40,21 @@ func runApp(path: String, options: [String: String]) async {
     } catch {
         fail(error)
     }
+}
+
+/// Runs `body`, again after a `StorageError.busy` (at most 20 times), printing
+/// "busy SECONDS" on stderr for each wait that ended in one.
+@MainActor
+private func retryingBusy<T>(_ body: () async throws -> T) async throws -> T {
+    for attempt in 1...20 {
+        let started = Date()
+        do {
+            return try await body()
+        } catch StorageError.busy where attempt < 20 {
+            say("busy \(Date().timeIntervalSince(started))", to: STDERR_FILENO)
+        }
+    }
+    preconditionFailure("unreachable: the last attempt returns or throws")
 }
 
 @MainActor

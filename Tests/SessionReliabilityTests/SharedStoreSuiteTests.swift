@@ -77,6 +77,7 @@ struct SharedStoreOutcome {
     var disagreeingReads = 0
     var restores = 0
     var syncs = 0
+    var busyWaits: [Double] = []
     var problems: [String] = []
 }
 
@@ -85,6 +86,7 @@ struct SharedStoreTotals {
     var processes = 0, mostAtOnce = 0, randomKills = 0, sigkills = 0, sigterms = 0, endKills = 0
     var acknowledged = 0, lost = 0, checkFailures = 0, reads = 0, disagreeingReads = 0, restores = 0, syncs = 0
     var sync = ""
+    var busyWaits: [Double] = []
 
     mutating func add(_ outcome: SharedStoreOutcome) {
         processes += outcome.processes
@@ -100,6 +102,7 @@ struct SharedStoreTotals {
         disagreeingReads += outcome.disagreeingReads
         restores += outcome.restores
         syncs += outcome.syncs
+        busyWaits += outcome.busyWaits
     }
 
     func report(schedules: Int) -> String {
@@ -108,7 +111,8 @@ struct SharedStoreTotals {
         \(randomKills) kills at random moments (\(sigkills) SIGKILL, \(sigterms) SIGTERM) and \(endKills) at the ends; \
         \(acknowledged) acknowledged commits, \(lost) lost; \(restores) restore-snapshot/import --replace; \
         \(checkFailures) check failures; \(reads) reads by other processes, \(disagreeingReads) disagreeing
-        shared-store suite: \(sync); \(syncs) sync runs
+        shared-store suite: \(sync); \(syncs) sync runs; \(busyWaits.count) opens of a writer ended busy and were \
+        retried (longest wait \(String(format: "%.2f", busyWaits.max() ?? 0)) s)
         """
     }
 }
@@ -161,6 +165,8 @@ final class SharedStoreSchedule: @unchecked Sendable {
     /// The sync server's URL, when the run has one.
     let syncServer: String?
     private var syncs = 0
+    /// How long each of the writers' opens that ended busy (then retried) waited, in seconds.
+    private var busyWaits: [Double] = []
 
     init(seed: UInt64, syncServer: String?) throws {
         directory = try TemporaryDirectory()
@@ -257,6 +263,7 @@ final class SharedStoreSchedule: @unchecked Sendable {
         outcome.processes = locked { launches }
         outcome.mostAtOnce = locked { mostAtOnce }
         outcome.syncs = locked { syncs }
+        outcome.busyWaits = locked { busyWaits }
         try verify(into: &outcome)
         return outcome
     }
@@ -331,6 +338,10 @@ final class SharedStoreSchedule: @unchecked Sendable {
                 ["app", "--db", path, "--slot", "\(slot)", "--incarnation", "\(incarnation)", "--log", log,
                  "--count", "\(Int.random(in: 15...60, using: &rng))", "--seed", "\(rng.next() >> 1)"],
                 isWriter: true)
+            let waits = result.stderr.split(separator: "\n").compactMap { line in
+                line.hasPrefix("busy ") ? Double(line.dropFirst(5)) : nil
+            }
+            locked { busyWaits += waits }
             // A writer that was killed ends with a signal; one that failed on its own is a finding.
             if result.status > 0 {
                 locked { problems.append("writer \(slot).\(incarnation) failed (\(result.status)): \(result.stderr.prefix(300))") }
@@ -566,8 +577,8 @@ final class SuiteSyncServer: @unchecked Sendable {
             let root = getuid() == 0
             if root, let user = getpwnam("postgres") { chown(socket, user.pointee.pw_uid, user.pointee.pw_gid) }
             func asPostgres(_ tool: String, _ arguments: [String]) throws -> RunResult {
-                root ? try runTool(["-u", "postgres", "--", bin + "/" + tool] + arguments, in: work.path, binary: "/usr/sbin/runuser")
-                    : try runTool(arguments, in: work.path, binary: bin + "/" + tool)
+                let command = (root ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []) + [bin + "/" + tool] + arguments
+                return spawnWaiting(command, log: work.file("postgres.log"))
             }
             let port = Int.random(in: 20_000..<40_000)
             var steps = [try asPostgres("initdb", ["-D", data, "-A", "trust", "-U", "postgres"])]
@@ -610,12 +621,30 @@ final class SuiteSyncServer: @unchecked Sendable {
     func stop() {
         server.terminate()
         server.waitUntilExit()
-        let pgctl = postgres.bin + "/pg_ctl"
-        if getuid() == 0 {
-            _ = try? runTool(["-u", "postgres", "--", pgctl, "-D", postgres.data, "-m", "fast", "stop"], in: work.path, binary: "/usr/sbin/runuser")
-        } else {
-            _ = try? runTool(["-D", postgres.data, "-m", "fast", "stop"], in: work.path, binary: pgctl)
-        }
+        let stop = [postgres.bin + "/pg_ctl", "-D", postgres.data, "-m", "fast", "stop"]
+        _ = spawnWaiting((getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []) + stop, log: "/dev/null")
         work.remove()
     }
+}
+
+/// Runs `command` to its end through `posix_spawn` and `waitpid`, its output appended to
+/// `log`: Foundation's `Process` can miss the exit of a child whose own child
+/// daemonizes (`pg_ctl start`), as the Server package's harness notes.
+func spawnWaiting(_ command: [String], log: String) -> RunResult {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+    posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    let argv = command.map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    guard posix_spawn(&pid, command[0], &actions, nil, argv, environ) == 0 else {
+        return RunResult(status: 127, stdout: "", stderr: "cannot run \(command[0])")
+    }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+    let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    return RunResult(status: code, stdout: "", stderr: "\(command.joined(separator: " ")): see \(log)")
 }
