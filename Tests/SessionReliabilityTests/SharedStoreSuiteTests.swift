@@ -42,6 +42,8 @@ import Testing
 
     @Test func manyProcessesAndKills_loseNoAcknowledgedCommit() throws {
         var totals = SharedStoreTotals()
+        // A peer killed before it read its stdin must not take the test process down with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
         let sync = SuiteSyncServer.start()
         defer { if case .success(let server) = sync { server.stop() } }
         switch sync {
@@ -203,16 +205,13 @@ final class SharedStoreSchedule: @unchecked Sendable {
                 guard result.status == 0 else { throw SuiteFailure("\(step[0]): \(result)") }
             }
         }
-        var threads: [Thread] = []
         let group = DispatchGroup()
         func spawn(_ body: @escaping @Sendable () -> Void) {
             group.enter()
-            let thread = Thread {
+            Thread.detachNewThread {
                 body()
                 group.leave()
             }
-            threads.append(thread)
-            thread.start()
         }
         for slot in 0..<2 {
             let seed = rng.next()
@@ -242,7 +241,8 @@ final class SharedStoreSchedule: @unchecked Sendable {
         }
         let rest = window - Date().timeIntervalSince(start)
         if rest > 0 { Thread.sleep(forTimeInterval: rest) }
-        // The end: writers are SIGKILLed as an app in the background is; the rest are let finish, `watch` is ended.
+        // The end: writers are SIGKILLed, as an app in the background is; every other process
+        // still running (a `watch` runs until told) gets a SIGTERM. Not counted as random kills.
         let remaining: [(Int32, Bool)] = locked {
             stopped = true
             return live.map { ($0.key, $0.value) }
@@ -268,61 +268,49 @@ final class SharedStoreSchedule: @unchecked Sendable {
         return outcome
     }
 
-    /// Starts `arguments` (a binary and its arguments), records it as live, and waits for it.
-    /// - Returns: Its exit status (negative: the signal that ended it), and its stdout.
+    /// Starts `binary` with `arguments` in the schedule's directory, records it as live,
+    /// and waits for it: `posix_spawn` and `waitpid`, not Foundation's `Process`, which
+    /// can miss a child's exit when another child (here, one spawned at the same moment
+    /// by another thread, or `sqlite3`'s `.shell`) inherited its watch descriptor.
+    /// - Returns: Its exit status (negative: the signal that ended it), its stdout and stderr.
     @discardableResult
     private func launch(
         _ binary: String, _ arguments: [String], isWriter: Bool = false, stdin: String? = nil
     ) -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
-        var environment = ProcessInfo.processInfo.environment
-        environment["SESSIONSTORE_DB"] = nil
-        process.environment = environment
         let number = nextNumber()
+        let inPath = directory.file("in-\(number)")
         let outPath = directory.file("out-\(number)"), errPath = directory.file("err-\(number)")
-        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-        guard let out = FileHandle(forWritingAtPath: outPath), let err = FileHandle(forWritingAtPath: errPath) else {
-            return (-1, "", "cannot capture output")
-        }
-        process.standardOutput = out
-        process.standardError = err
-        let input = Pipe()
-        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
-        let started: Bool = locked {
-            guard !stopped else { return false }
-            do {
-                try process.run()
-            } catch {
-                return false
-            }
-            live[process.processIdentifier] = isWriter
+        defer { for file in [inPath, outPath, errPath] { unlink(file) } }
+        if let stdin { _ = FileManager.default.createFile(atPath: inPath, contents: Data(stdin.utf8)) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, stdin == nil ? "/dev/null" : inPath, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let environment = ProcessInfo.processInfo.environment.filter { $0.key != "SESSIONSTORE_DB" }
+            .map { "\($0.key)=\($0.value)" }
+        let argv = ([binary] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        let pid: pid_t? = locked {
+            guard !stopped else { return nil }
+            // The child runs in the test's directory: every path given to it is absolute.
+            var pid: pid_t = 0
+            guard posix_spawn(&pid, binary, &actions, nil, argv, envp) == 0 else { return nil }
+            live[pid] = isWriter
             launches += 1
             mostAtOnce = max(mostAtOnce, live.count)
-            return true
+            return pid
         }
-        guard started else {
-            try? out.close()
-            try? err.close()
-            return (-1, "", "not started")
-        }
-        if let stdin {
-            input.fileHandleForWriting.write(Data(stdin.utf8))
-            try? input.fileHandleForWriting.close()
-        }
-        process.waitUntilExit()
-        locked { _ = live.removeValue(forKey: process.processIdentifier) }
-        try? out.close()
-        try? err.close()
+        guard let pid else { return (-1, "", "not started") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        locked { _ = live.removeValue(forKey: pid) }
         let stdout = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
         let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
-        try? FileManager.default.removeItem(atPath: outPath)
-        try? FileManager.default.removeItem(atPath: errPath)
-        let status = process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus
-        return (status, stdout, stderr)
+        let signal = status & 0x7f
+        return (signal == 0 ? (status >> 8) & 0xff : -signal, stdout, stderr)
     }
 
     private func runWriter(slot: Int, seed: UInt64) {

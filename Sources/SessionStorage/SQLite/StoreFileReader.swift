@@ -86,6 +86,8 @@ package final class StoreFileReader {
     /// truncates the WAL: the file's bytes read inside `body` and the WAL's make
     /// a consistent pair.
     func withReadTransaction<T>(_ body: (_ wal: [UInt8]?) throws -> T) throws -> T? {
+        // A connection of another process may be recovering the WAL: wait for it, as the store does.
+        sqlite3_busy_timeout(connection, 5_000)
         guard sqlite3_exec(connection, "BEGIN; SELECT count(*) FROM sqlite_master", nil, nil, nil) == SQLITE_OK else {
             _ = sqlite3_exec(connection, "ROLLBACK", nil, nil, nil)
             return nil
