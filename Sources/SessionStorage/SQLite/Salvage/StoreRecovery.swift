@@ -149,13 +149,19 @@ extension SessionStoreFile {
     /// lock of SQLite's, is copied as a plain file.
     private static func copySource(_ source: String, to copy: String) throws {
         let sidecars = WALSidecars(ofStoreAt: source)
-        defer { sidecars.removeIfMadeByReading() }
-        let reader = try StoreFileReader(path: source)
-        let pair = try reader.withReadTransaction { wal in (try reader.readAll(), wal) }
-        try Data(pair?.0 ?? reader.readAll()).write(to: URL(fileURLWithPath: copy))
-        if let wal = pair?.1 {
+        // The reader is closed before the sidecars its read made are looked at.
+        let (file, wal, consistent) = try {
+            let reader = try StoreFileReader(path: source)
+            if let pair = try reader.withReadTransaction({ wal in (try reader.readAll(), wal) }) {
+                return (pair.0, pair.1, true)
+            }
+            return (try reader.readAll(), nil as [UInt8]?, false)
+        }()
+        sidecars.removeIfMadeByReading()
+        try Data(file).write(to: URL(fileURLWithPath: copy))
+        if let wal {
             try Data(wal).write(to: URL(fileURLWithPath: copy + "-wal"))
-        } else if pair == nil, FileManager.default.fileExists(atPath: source + "-wal") {
+        } else if !consistent, FileManager.default.fileExists(atPath: source + "-wal") {
             try FileManager.default.copyItem(atPath: source + "-wal", toPath: copy + "-wal")
         }
     }
