@@ -5,9 +5,9 @@ import SessionTestSupport
 
 @Suite struct EmbeddedMigrationTests {
     /// The top-level Migrations/ folder of this package's source tree.
-    static let migrationsDirectory = URL(fileURLWithPath: #filePath)
+    static let migrationsDirectory = URL(fileURLWithPath: #filePath)  // Tests/SessionStorageTests/Migration/
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Migrations")
+        .deletingLastPathComponent().appendingPathComponent("Migrations")
 
     @Test func embedded_equalsMigrationFiles_byteForByte() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.migrationsDirectory.path)
