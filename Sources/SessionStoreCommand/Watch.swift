@@ -35,8 +35,7 @@ extension SessionStore {
         }
 
         func run() throws {
-            // First of all: the signal sources register asynchronously, and a SIGTERM that
-            // arrived before they did would be ignored (lost) once the default is SIG_IGN.
+            // First of all: from here on a SIGINT or SIGTERM is never lost (see catchSignals).
             WatchSession.catchSignals()
             // Read-only: nothing is created, migrated or written.
             let database = try SessionDatabase.openReadOnly(atPath: options.path, configuration: options.configuration)
@@ -80,16 +79,16 @@ extension SessionStore {
     }
 }
 
-/// The running `watch`: the tab strip consumer that prints, its mediator, and the signal sources that end it.
+/// The running `watch`: the tab strip consumer that prints, its mediator, and the signal pipe that ends it.
 @MainActor
 private final class WatchSession: WebStateListConsumer {
     /// The session, kept alive while the main queue runs.
     static var current: WatchSession?
 
     private var mediator: WebStateListMediator?
-    /// SIGINT and SIGTERM, caught on the main queue from the start of `run()`.
+    /// The read end of the pipe that SIGINT and SIGTERM write to, watched on the main queue.
     /// Touched only by `catchSignals()`, once, before the main queue runs.
-    nonisolated(unsafe) private static var signalSources: [any DispatchSourceSignal] = []
+    nonisolated(unsafe) private static var signalSource: (any DispatchSourceRead)?
     private let database: SessionDatabase
     private var notes: RepairNotes
 
@@ -107,22 +106,30 @@ private final class WatchSession: WebStateListConsumer {
 
     /// Catches SIGINT and SIGTERM on the main queue (once).
     ///
-    /// Returns once both sources are registered: libdispatch registers them
-    /// asynchronously, and a signal that arrived before (its default action being
-    /// ignored meanwhile) would be lost and the watch would run on.
+    /// A handler installed with `signal(2)` replaces the default action at once, so
+    /// no signal is lost, however early it comes: it writes a byte to a pipe whose
+    /// read end the main queue watches (the handler may do nothing else). A dispatch
+    /// signal source would need the signal ignored first, and a SIGTERM sent in the
+    /// instant before libdispatch registered it was lost: the watch ran on (the
+    /// shared-store suite met it about once in 400 schedules).
     nonisolated static func catchSignals() {
-        guard signalSources.isEmpty else { return }
-        let registered = DispatchSemaphore(value: 0)
-        let queue = DispatchQueue(label: "sessionstore.watch.signals")
+        guard signalSource == nil else { return }
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { return }
+        _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
+        _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+        signalPipeWriteEnd = ends[1]
+        let source = DispatchSource.makeReadSource(fileDescriptor: ends[0], queue: .main)
+        source.setEventHandler(handler: handleSignal)
+        source.resume()
+        signalSource = source
         for signalNumber: Int32 in [SIGINT, SIGTERM] {
-            _ = signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
-            source.setEventHandler { DispatchQueue.main.async(execute: handleSignal) }
-            source.setRegistrationHandler { registered.signal() }
-            source.resume()
-            signalSources.append(source)
+            _ = signal(signalNumber) { _ in
+                var byte: UInt8 = 1
+                _ = write(signalPipeWriteEnd, &byte, 1)
+            }
         }
-        for _ in signalSources { _ = registered.wait(timeout: .now() + 5) }
     }
 
     /// Runs on the main queue when SIGINT or SIGTERM arrives: a clean exit.
@@ -181,3 +188,6 @@ private final class WatchSession: WebStateListConsumer {
         return "\(count) tab\(count == 1 ? "" : "s"): " + tokens
     }
 }
+
+/// The write end of `watch`'s signal pipe: a global, as a signal handler can reach no context.
+nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
