@@ -153,7 +153,7 @@ final class SharedStoreSchedule: @unchecked Sendable {
     let path: String
     private var rng: SplitMix64
     private let lock = NSLock()
-    private var live: [Int32: Bool] = [:]  // running processes (pid → is a writer)
+    private var live: [Int32: (isWriter: Bool, name: String)] = [:]  // running processes
     private var stopped = false
     private var launches = 0
     private var mostAtOnce = 0
@@ -245,7 +245,7 @@ final class SharedStoreSchedule: @unchecked Sendable {
         // still running (a `watch` runs until told) gets a SIGTERM. Not counted as random kills.
         let remaining: [(Int32, Bool)] = locked {
             stopped = true
-            return live.map { ($0.key, $0.value) }
+            return live.map { ($0.key, $0.value.isWriter) }
         }
         locked {
             for (pid, isWriter) in remaining where live[pid] != nil {
@@ -256,7 +256,8 @@ final class SharedStoreSchedule: @unchecked Sendable {
         if group.wait(timeout: .now() + 60) != .success {
             // A process that outlives its schedule by a minute hangs: a finding; end it.
             let hung: [Int32] = locked { Array(live.keys) }
-            locked { problems.append("\(hung.count) process(es) still running a minute after the schedule ended") }
+            let names = locked { live.values.map(\.name).sorted().joined(separator: ", ") }
+            locked { problems.append("still running a minute after the schedule ended: \(names)") }
             for pid in hung { kill(pid, SIGKILL) }
             guard group.wait(timeout: .now() + 60) == .success else { throw SuiteFailure("schedule did not end") }
         }
@@ -298,7 +299,7 @@ final class SharedStoreSchedule: @unchecked Sendable {
             // The child runs in the test's directory: every path given to it is absolute.
             var pid: pid_t = 0
             guard posix_spawn(&pid, binary, &actions, nil, argv, envp) == 0 else { return nil }
-            live[pid] = isWriter
+            live[pid] = (isWriter, ([URL(fileURLWithPath: binary).lastPathComponent] + arguments.prefix(1)).joined(separator: " "))
             launches += 1
             mostAtOnce = max(mostAtOnce, live.count)
             return pid
