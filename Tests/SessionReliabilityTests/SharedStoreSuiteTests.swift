@@ -330,6 +330,11 @@ final class SharedStoreSchedule: @unchecked Sendable {
         let stdout = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
         let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
         let signal = status & 0x7f
+        // The suite sends SIGKILL and SIGTERM only: any other signal is a crash.
+        if [SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV].contains(signal) {
+            let name = ([URL(fileURLWithPath: binary).lastPathComponent] + arguments.prefix(1)).joined(separator: " ")
+            locked { problems.append("\(name) crashed (signal \(signal)): \(stderr.prefix(600))") }
+        }
         return (signal == 0 ? (status >> 8) & 0xff : -signal, stdout, stderr)
     }
 

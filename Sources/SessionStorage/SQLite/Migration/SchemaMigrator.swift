@@ -168,31 +168,28 @@ struct SchemaMigrator: Sendable {
         let migrator = self.migrator
         var applied: [String] = []
         // Two processes may migrate one file at once (two apps opening a store another
-        // program just made empty): each reads what is pending, then applies it. The one
-        // that comes second fails, rolled back whole (the migration's row in
-        // `grdb_migrations` is unique); it reads again and goes on from there.
+        // program just made empty). Each step is its own transaction, and the row a step
+        // adds to `grdb_migrations` is unique: the process that comes second to a step
+        // fails it, rolled back whole, reads what is pending again and goes on from there.
+        // The migrator runs to its last migration, never `upTo:` one: GRDB traps when the
+        // file is already past the target, which another process may have just made it.
         for attempt in 1...5 {
             let pending = try writer.read { try status($0, path: path).pending }
             guard !pending.isEmpty else { return applied }
-            var failed: (identifier: String, error: DatabaseError)?
-            for identifier in pending {
-                do {
-                    try migrator.migrate(writer, upTo: identifier)
-                    applied.append(identifier)
-                } catch let error as DatabaseError {
-                    if [.SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode.primaryResultCode) {
-                        throw StorageError.busy(path: path)
-                    }
-                    failed = (identifier, error)
-                    break
+            do {
+                try migrator.migrate(writer)
+                return applied + pending
+            } catch let error as DatabaseError {
+                if [.SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode.primaryResultCode) {
+                    throw StorageError.busy(path: path)
                 }
-            }
-            guard let failed else { return applied }
-            let appliedElsewhere = try writer.read { try !status($0, path: path).pending.contains(failed.identifier) }
-            if !appliedElsewhere || attempt == 5 {
-                throw StorageError.migrationFailed(
-                    path: path, identifier: failed.identifier,
-                    reason: failed.error.message ?? "\(failed.error.resultCode)")
+                let left = try writer.read { try status($0, path: path).pending }
+                applied += pending.filter { !left.contains($0) }
+                // Nothing moved since the last attempt: the migration itself fails.
+                if left.count == pending.count || attempt == 5 {
+                    throw StorageError.migrationFailed(
+                        path: path, identifier: left.first ?? pending[0], reason: error.message ?? "\(error.resultCode)")
+                }
             }
         }
         return applied
