@@ -115,11 +115,16 @@ private func runLogged(
                 if failures > 50 { throw StorageError.busy(path: path) }
             } catch {
                 // Another process restored a snapshot or replaced the store's content: the
-                // window may be shorter, or gone. Read it again, as an app would, and retry.
+                // window may be shorter, or gone (even between two of these reads). Read it
+                // again, as an app would, and retry.
                 failures += 1
                 if failures > 5 { throw error }
-                if try await browsers.browser(browser) == nil { browser = try await browsers.createBrowser().id }
-                length = try await tabs.webStateList(in: browser).count
+                do {
+                    if try await browsers.browser(browser) == nil { browser = try await browsers.createBrowser().id }
+                    length = try await tabs.webStateList(in: browser).count
+                } catch {
+                    length = 0
+                }
             }
         }
         length += 1
