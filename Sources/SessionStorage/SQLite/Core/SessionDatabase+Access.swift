@@ -33,7 +33,6 @@ extension SessionDatabase {
     /// - Throws: What `body` throws, and ``StorageError`` when the store cannot be read.
     public func readingConsistently<T>(_ body: () throws -> T) throws -> T {
         if ConsistentRead.current?.store == ObjectIdentifier(self) { return try body() }
-        defer { LockAudit.after(#function, on: self) }
         return try read { db in
             try ConsistentRead.$current.withValue(ConsistentRead(database: db, store: ObjectIdentifier(self))) {
                 try ReentrancyGuard.mutating(body)
