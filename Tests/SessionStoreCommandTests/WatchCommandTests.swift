@@ -55,22 +55,36 @@ import Testing
         let path = try #require(store.path)
         _ = try store.seed("| a b*")
         var rng = SplitMix64(seed: 29)
+        // posix_spawn and waitpid, not Foundation's Process: 200 quick launches of it
+        // beside the other tests once crashed libdispatch's event loop in the test process.
+        let argv: [UnsafeMutablePointer<CChar>?] = [binary.path, "watch", "--db", path].map { (text: String) in strdup(text) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for descriptor: Int32 in [0, 1, 2] {
+            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
         for round in 0..<200 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: binary.path)
-            process.arguments = ["watch", "--db", path]
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            let ended = DispatchSemaphore(value: 0)
-            process.terminationHandler = { _ in ended.signal() }
-            try process.run()
+            var pid: pid_t = 0
+            guard posix_spawn(&pid, binary.path, &actions, nil, argv, environ) == 0 else {
+                Issue.record("round \(round): cannot start the watch")
+                return
+            }
             Thread.sleep(forTimeInterval: Double.random(in: 0..<0.06, using: &rng))
-            kill(process.processIdentifier, SIGTERM)
-            let endedInTime = ended.wait(timeout: .now() + 5) == .success
+            kill(pid, SIGTERM)
+            var status: Int32 = 0
+            var endedInTime = false
+            for _ in 0..<500 {
+                if waitpid(pid, &status, WNOHANG) == pid {
+                    endedInTime = true
+                    break
+                }
+                Thread.sleep(forTimeInterval: 0.01)
+            }
             if !endedInTime {
-                kill(process.processIdentifier, SIGKILL)
-                ended.wait()
+                kill(pid, SIGKILL)
+                waitpid(pid, &status, 0)
             }
             #expect(endedInTime, "round \(round): SIGTERM did not end the watch")
         }
