@@ -13,33 +13,29 @@ import SessionModel
 /// delivery, so at most one block is ever pending on the main queue and
 /// `deliver` gets the last of the values that arrived while the main queue was busy.
 ///
-/// A burst from another thread, faster than the main queue's turns, is paced
-/// too: a value that follows a delivery by less than the current interval waits
-/// for the end of that interval (the last value always arrives). The interval
-/// starts at ``minimumInterval`` (one frame at 30 Hz) and doubles with each
-/// delivery of a burst, up to ``maximumInterval``, so a long burst reaches the
-/// consumer as a handful of updates; after ``quietPeriod`` without a delivery
-/// the burst is over. A lone change is delivered on the next turn, without delay.
+/// A storm (an import, another process's batch: changes closer together
+/// than ``DeliveryPacing/userPace``) is paced too, by ``DeliveryPacing``: a
+/// value that follows a delivery by less than the current interval waits for
+/// the end of that interval (the last value always arrives), and the interval
+/// doubles with each delivery of the storm, so a long one reaches the consumer
+/// as a handful of updates. The user's own steady actions (a tab closed every
+/// 100 ms, say) are not a storm: a value that comes after a pause is delivered
+/// on the next turn, without delay.
 ///
 /// Threading: `prepare` runs on the consolidator's serial queue, one value at a
 /// time, in order; `deliver` runs on the main queue, isolated to the main actor.
 /// The consolidator holds no reference to its mediator beyond what `deliver`
 /// captures (weakly, by convention), so a pending block never keeps one alive.
 final class MainQueueConsolidator<Value: Sendable, Prepared: Sendable>: Sendable {
-    /// The shortest time between two deliveries during a burst: one display frame at 30 Hz.
-    static var minimumInterval: Duration { .milliseconds(33) }
-    /// The longest time between two deliveries during a long burst.
-    static var maximumInterval: Duration { .milliseconds(400) }
-    /// How long without a delivery ends a burst.
-    static var quietPeriod: Duration { .milliseconds(500) }
-
     private struct State {
         var pending: Result<Value, any Error>?
         /// A delivery is scheduled, being prepared, or waiting for the main queue.
         var scheduled = false
-        var lastDelivery: ContinuousClock.Instant?
-        var interval = MainQueueConsolidator.minimumInterval
-        var paced = false
+        /// The scheduled delivery waits for the end of a paced interval (not yet preparing).
+        var waiting = false
+        /// Tells the scheduled delivery from one it replaced, which then does nothing.
+        var generation = 0
+        var pacing = DeliveryPacing()
     }
 
     private let state = Protected(State())
@@ -59,48 +55,49 @@ final class MainQueueConsolidator<Value: Sendable, Prepared: Sendable>: Sendable
 
     /// Records `result` as the latest value; schedules a delivery unless one is under way.
     func receive(_ result: Result<Value, any Error>) {
-        let delay = state.withLock { state -> Duration? in
+        let next = state.withLock { state -> (Duration, Int)? in
             state.pending = result
-            guard !state.scheduled else { return nil }
+            let alone = state.pacing.arrived(at: .now)
+            if state.scheduled {
+                // A delivery waits out a storm's interval; the user's own action ends the wait.
+                guard state.waiting, alone else { return nil }
+            }
             state.scheduled = true
-            return Self.delay(&state)
+            return Self.next(&state)
         }
-        if let delay { schedule(after: delay) }
+        if let next { schedule(after: next.0, generation: next.1) }
     }
 
-    /// How long the next delivery waits: none after a quiet period, else the rest of the interval.
-    private static func delay(_ state: inout State) -> Duration {
-        guard let last = state.lastDelivery else { return .zero }
-        let quiet = last.duration(to: .now)
-        if quiet >= max(state.interval * 2, quietPeriod) {
-            // The burst is over (or there was none): deliver now, at the shortest interval.
-            state.interval = minimumInterval
-            state.paced = false
-            return .zero
-        }
-        state.paced = true
-        return max(.zero, state.interval - quiet)
+    /// The delay of the next delivery, and its generation (which replaces any scheduled before).
+    private static func next(_ state: inout State) -> (Duration, Int) {
+        let delay = state.pacing.delay(at: .now)
+        state.generation += 1
+        state.waiting = delay > .zero
+        return (delay, state.generation)
     }
 
-    private func schedule(after delay: Duration) {
+    private func schedule(after delay: Duration, generation: Int) {
         if delay == .zero {
-            queue.async { [self] in prepareLatest() }
+            queue.async { [self] in prepareLatest(generation) }
         } else {
             let (seconds, attoseconds) = delay.components
             let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-            queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in prepareLatest() }
+            queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in prepareLatest(generation) }
         }
     }
 
-    /// Runs on `queue`: prepares the latest value, then hands it to the main queue.
-    private func prepareLatest() {
-        let latest = state.withLock { state -> Result<Value, any Error>? in
-            state.lastDelivery = .now
-            if state.paced { state.interval = min(state.interval * 2, Self.maximumInterval) }
+    /// Runs on `queue`: prepares the latest value, then hands it to the main queue;
+    /// does nothing if a later schedule replaced this one.
+    private func prepareLatest(_ generation: Int) {
+        let latest = state.withLock { state -> Result<Value, any Error>?? in
+            guard state.generation == generation else { return .none }
+            state.waiting = false
+            state.pacing.delivering(at: .now)
             defer { state.pending = nil }
-            return state.pending
+            return .some(state.pending)
         }
-        guard let latest, let prepared = prepare(latest) else { return finished() }
+        guard case .some(let pending) = latest else { return }  // replaced
+        guard let pending, let prepared = prepare(pending) else { return finished() }
         DispatchQueue.main.async { [self] in
             MainActor.assumeIsolated {
                 deliver(prepared)
@@ -111,13 +108,13 @@ final class MainQueueConsolidator<Value: Sendable, Prepared: Sendable>: Sendable
 
     /// A delivery ended: the next value that arrived meanwhile, if any, is scheduled.
     private func finished() {
-        let delay = state.withLock { state -> Duration? in
+        let next = state.withLock { state -> (Duration, Int)? in
             guard state.pending != nil else {
                 state.scheduled = false
                 return nil
             }
-            return Self.delay(&state)
+            return Self.next(&state)
         }
-        if let delay { schedule(after: delay) }
+        if let next { schedule(after: next.0, generation: next.1) }
     }
 }

@@ -36,7 +36,7 @@ func runApp(path: String, options: [String: String]) async {
         } else {
             try await runInteractive(database: database, tabs: tabs, browser: browser, path: path)
         }
-        try database.close()
+        try await database.close()
     } catch {
         fail(error)
     }

@@ -98,7 +98,7 @@ import Testing
         try await consumer.log.wait { !$0.isEmpty }
         let other = try await SessionDatabase.open(atPath: try #require(store.path))
         try await SQLiteNavigationHistoryRepository(database: other).commit(page("x"), in: tab)
-        try other.close()
+        try await other.close()
         try await consumer.waitForState("the other connection's commit") { self.text($0) == "x*" }
         mediator.disconnect()
     }

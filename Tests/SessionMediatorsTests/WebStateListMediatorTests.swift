@@ -252,7 +252,7 @@ import Testing
         let elapsed = start.duration(to: clock.now)
         // Paced deliveries come after 33, 66, 132 and 264 ms, then every 400 ms.
         let ramp = Duration.milliseconds(33 + 66 + 132 + 264)
-        let steady = elapsed > ramp ? Int(((elapsed - ramp) / MainQueueConsolidator<Int, Int>.maximumInterval).rounded(.up)) : 0
+        let steady = elapsed > ramp ? Int(((elapsed - ramp) / DeliveryPacing.maximumInterval).rounded(.up)) : 0
         #expect(consumer.updateCount <= 4 + steady + 2, "\(consumer.updateCount) updates in \(elapsed)")
         #expect(consumer.updateCount < 1_000)
         #expect(consumer.chainProblems() == [])
@@ -270,7 +270,7 @@ import Testing
         try await consumer.configuration()
         let other = try await SessionDatabase.open(atPath: try #require(store.path))
         try await SQLiteWebStateListRepository(database: other).close(in: browser, at: 0)
-        try other.close()
+        try await other.close()
         try await consumer.waitForStrip("the other connection's write") { names.format($0) == "| b*" }
         #expect(consumer.chainProblems() == [])
         mediator.disconnect()

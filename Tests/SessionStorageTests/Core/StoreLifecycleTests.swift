@@ -12,8 +12,8 @@ import Testing
     func close_twiceIsHarmless_andEveryLaterCallThrowsClosed(kind: TemporaryStore.Kind) async throws {
         let store = try kind.make()
         let (browser, _) = try store.seed("| a*")
-        try store.database.close()
-        try store.database.close()
+        try await store.database.close()
+        try await store.database.close()
         #expect(store.database.isClosed)
         let closed = StorageError.closed(path: store.path ?? ":memory:")
         #expect(throws: closed) { try synchronously { try store.tabs.webStateList(in: browser) } }
@@ -30,10 +30,10 @@ import Testing
         let tabs = store.tabs
         let writes = (0..<20).map { _ in Task { try await tabs.insert(in: browser, params: .automatic()) } }
         for write in writes { _ = try await write.value }
-        try store.database.close()
+        try await store.database.close()
         let reopened = try await SessionDatabase.open(atPath: try #require(store.path))
         await #expect(try SQLiteWebStateListRepository(database: reopened).webStateList(in: browser).count == 21)
-        try reopened.close()
+        try await reopened.close()
     }
 
     /// A clean close leaves a one-frame WAL, so the next open writes nothing: not the

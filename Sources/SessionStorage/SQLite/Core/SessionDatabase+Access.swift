@@ -139,11 +139,11 @@ extension SessionDatabase {
         return result!
     }
 
-    /// A database error as a ``StorageError``; ``StorageError/closed(path:)``
-    /// when the store was closed under the call. Other errors pass through.
+    /// A database error as a ``StorageError``: `busy` stays `busy` even when
+    /// ``close()`` began meanwhile (the call was made before it); only a call that
+    /// met the closed connection is ``StorageError/closed(path:)``. Other errors pass through.
     private func translate(_ error: any Error, operation: String) -> any Error {
         if error is DatabaseError || error is RowDecodingError || error is StoredValueDamage {
-            if isClosed { return StorageError.closed(path: displayPath) }
             return StorageError(error, path: displayPath, operation: operation)
         }
         return error
@@ -159,17 +159,20 @@ extension SessionDatabase {
         _ body: @escaping @Sendable (Database) throws -> T, call: StaticString = #function
     ) async throws -> T {
         try ReentrancyGuard.check()
-        try checkOpen()
+        try admit()
         defer { LockAudit.after("\(call)", on: self) }
         return try await withCheckedThrowingContinuation { continuation in
             writer.asyncRead { database in
-                continuation.resume(with: Result {
+                let result = Result {
                     do {
                         return try body(database.get())
                     } catch {
                         throw self.translate(error, operation: "reading")
                     }
-                })
+                }
+                // Before resuming: a caller blocked in `close()` must not wait for its own thread.
+                self.leave()
+                continuation.resume(with: result)
             }
         }
     }
@@ -186,14 +189,15 @@ extension SessionDatabase {
         _ body: @escaping @Sendable (Database) throws -> T, call: StaticString = #function
     ) async throws -> T {
         try ReentrancyGuard.check()
-        try checkOpen()
-        defer { LockAudit.after("\(call)", on: self) }
         try Task.checkCancellation()
+        try admit()
+        defer { LockAudit.after("\(call)", on: self) }
         let cancelled = Protected(false)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 writer.asyncWriteWithoutTransaction { db in
                     if cancelled.withLock({ $0 }) {
+                        self.leave()
                         continuation.resume(throwing: CancellationError())
                         return
                     }
@@ -207,6 +211,7 @@ extension SessionDatabase {
                     }
                     continuation.resume(with: result)
                     if case .success = result { self.afterCommit(db) }
+                    self.leave()
                 }
             }
         } onCancel: {
@@ -218,7 +223,18 @@ extension SessionDatabase {
 // MARK: - Archives
 
 extension SessionDatabase {
+    /// The whole store as a document, in its canonical order (see ``SessionArchive``),
+    /// read in one transaction on a reader of the pool.
+    ///
+    /// - Throws: ``StorageError`` (`closed`, `corrupt`, `sqlite`).
+    public func exportArchive() async throws -> SessionArchive {
+        try await read { db in try ArchiveRows.export(db) }
+    }
+
     /// The whole store as a document, in its canonical order (see ``SessionArchive``).
+    ///
+    /// This form reads on the caller's thread, for as long as the store takes
+    /// to read: an app awaits the `async` form.
     ///
     /// - Throws: ``StorageError`` (`closed`, `corrupt`, `sqlite`).
     public func exportArchive() throws -> SessionArchive {

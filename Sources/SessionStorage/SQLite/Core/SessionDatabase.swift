@@ -15,15 +15,19 @@ import SessionModel
 /// `busy_timeout` set, `synchronous=NORMAL` (or FULL), `secure_delete` on.
 /// New files are created with mode 0600.
 ///
-/// Threading: thread-safe. Every repository call has a synchronous form, which
-/// runs on the caller's thread and waits for the write lock (for tools and
-/// tests), and an `async` form of the same name, which runs on the store's
-/// writer queue so that the caller, such as the main actor, only hands the
-/// work over. Once an async write has started, cancelling its task does not
-/// drop it.
+/// Threading: thread-safe. Every call has an `async` form, which an app awaits
+/// (on the main actor, say): the work runs on the store's writer queue or a
+/// background thread, and the caller only hands it over, even while another
+/// process holds the write lock. The synchronous form of the same name runs
+/// on the caller's thread and blocks it, for as long as the write lock is
+/// held elsewhere (up to ``Configuration/busyTimeout``): for tools, tests and
+/// background threads. Once an async write has started, cancelling its task
+/// does not drop it.
 ///
-/// Lifetime: ``close()`` folds the WAL back into the file; calling it again
-/// does nothing, and any call made after it throws ``StorageError/closed(path:)``.
+/// Lifetime: ``close()`` lets the calls already made finish (each succeeds, or
+/// fails as it would have, `busy` included), then folds the WAL back into the
+/// file; calling it again does nothing, and any call made after it began
+/// throws ``StorageError/closed(path:)``.
 ///
 /// ## Topics
 /// ### Opening
@@ -107,8 +111,11 @@ public final class SessionDatabase: Sendable {
     let afterTransaction = TransactionActions()
     /// The file's device and inode when it was opened, to notice it being deleted or replaced.
     let fileIdentity: FileIdentity?
-    /// Whether ``close()`` has been called.
-    private let closedFlag = Protected(false)
+    /// Whether ``close()`` has been called, and how many `async` calls admitted
+    /// before it began are not yet done.
+    private let admission = Protected((closed: false, calls: 0))
+    /// Left by each admitted `async` call when done: ``close()`` waits for them.
+    private let inFlight = DispatchGroup()
     /// Commits since the store opened, and WAL checkpoints that failed in a row,
     /// to check the WAL's size now and then.
     let walCheck = Protected((commits: 0, failures: 0))
@@ -157,11 +164,7 @@ public final class SessionDatabase: Sendable {
     public static func open(atPath path: String, configuration: Configuration = Configuration()) async throws
         -> SessionDatabase
     {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(with: Result { try open(atPath: path, configuration: configuration) })
-            }
-        }
+        try await offCallerThread { try open(atPath: path, configuration: configuration) }
     }
 
     /// Opens (creating if allowed) and migrates the store at `path`, on the caller's thread.
@@ -222,7 +225,20 @@ public final class SessionDatabase: Sendable {
     }
 
     /// Rebuilds the file without its free pages (`VACUUM`) and folds the WAL
+    /// back in, so the file shrinks to what it holds; on a background thread.
+    ///
+    /// - Returns: The file's size in bytes before and after, or `nil` in memory.
+    /// - Throws: ``StorageError`` (`closed`, `busy`, `readOnly`, `sqlite`).
+    @discardableResult
+    public func compact() async throws -> (before: Int64, after: Int64)? {
+        try await handedOff { try self.compact() }
+    }
+
+    /// Rebuilds the file without its free pages (`VACUUM`) and folds the WAL
     /// back in, so the file shrinks to what it holds.
+    ///
+    /// This form blocks the caller's thread for the whole rebuild, and while
+    /// another process holds the write lock: an app awaits the `async` form.
     ///
     /// - Returns: The file's size in bytes before and after, or `nil` in memory.
     /// - Throws: ``StorageError`` (`closed`, `busy`, `readOnly`, `sqlite`).
@@ -250,9 +266,14 @@ public final class SessionDatabase: Sendable {
 
     /// Closes the store's connections, folding the WAL back into the file.
     ///
-    /// Writes already handed to the store (by `async` calls) complete first.
-    /// Calling `close()` again does nothing; any other call made afterwards
-    /// throws ``StorageError/closed(path:)``, and running observations stop.
+    /// The calls made before `close()` began complete first, each as it would
+    /// have: a write waiting for another process's lock succeeds, or fails with
+    /// ``StorageError/busy(path:)`` after the busy timeout, never with
+    /// `closed`. Calls made after `close()` began throw ``StorageError/closed(path:)``,
+    /// and running observations stop. Calling `close()` again does nothing.
+    ///
+    /// This form blocks the caller's thread until those calls are done: an app
+    /// awaits the `async` form instead.
     ///
     /// The checkpoint is best effort: if another process's reader blocks it, the
     /// WAL stays for the next open, and nothing committed is lost. As the file's
@@ -261,11 +282,13 @@ public final class SessionDatabase: Sendable {
     ///
     /// - Throws: ``StorageError`` when SQLite cannot close a connection; the store counts as closed all the same.
     public func close() throws {
-        let wasOpen = closedFlag.withLock { closed in
-            defer { closed = true }
-            return !closed
+        let wasOpen = admission.withLock { state in
+            defer { state.closed = true }
+            return !state.closed
         }
         guard wasOpen else { return }
+        // The async calls admitted before: each finishes, or fails as it would have.
+        inFlight.wait()
         LockAudit.closing(self)
         snapshotKeeper?.stop()
         externalChanges?.stop()
@@ -294,8 +317,55 @@ public final class SessionDatabase: Sendable {
         }
     }
 
+    /// Closes the store as ``close()`` does, on a background thread: the caller
+    /// only waits, without blocking its thread, for the calls made before to
+    /// finish and the WAL to be folded back.
+    ///
+    /// - Throws: ``StorageError`` when SQLite cannot close a connection; the store counts as closed all the same.
+    public func close() async throws {
+        try await Self.offCallerThread { try self.close() }
+    }
+
     /// Whether ``close()`` has been called.
-    public var isClosed: Bool { closedFlag.withLock { $0 } }
+    public var isClosed: Bool { admission.withLock { $0.closed } }
+
+    /// How many `async` calls are admitted and not yet done (for tests).
+    package var callsInFlight: Int { admission.withLock { $0.calls } }
+
+    /// Admits an `async` call: ``close()`` waits for it (until ``leave()``), or
+    /// throws ``StorageError/closed(path:)`` once `close()` has begun.
+    func admit() throws {
+        try admission.withLock { state in
+            if state.closed { throw StorageError.closed(path: displayPath) }
+            state.calls += 1
+            inFlight.enter()
+        }
+    }
+
+    /// An admitted call is done (called once per ``admit()``, before the caller resumes).
+    func leave() {
+        admission.withLock { $0.calls -= 1 }
+        inFlight.leave()
+    }
+
+    /// Runs `body` on a background thread for an `async` form, admitted as
+    /// ``admit()`` says: the caller's thread only hands it over.
+    func handedOff<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try admit()
+        return try await Self.offCallerThread {
+            defer { self.leave() }
+            return try body()
+        }
+    }
+
+    /// Runs `body` on a background thread and returns its result.
+    static func offCallerThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                continuation.resume(with: Result(catching: body))
+            }
+        }
+    }
 
     /// Everything the store repaired or skipped since it was opened, in rows that
     /// broke its rules (a damaged page, an outside writer): each cost one tab or

@@ -258,6 +258,11 @@ extension StorageError {
             return
         }
         let reason = error.message ?? "SQLite error \(error.resultCode.rawValue)"
+        if error.resultCode == .SQLITE_MISUSE && error.message == "Connection is closed" {
+            // GRDB's answer to a call on a pool that ``SessionDatabase/close()`` closed.
+            self = .closed(path: path)
+            return
+        }
         switch error.resultCode.primaryResultCode {
         case .SQLITE_NOTADB:
             self = .notASessionStore(path: path, reason: "it is not a SQLite database")

@@ -15,9 +15,19 @@ extension SessionDatabase {
         return (try? SnapshotKeeper.list(in: snapshotKeeper.directory)) ?? []
     }
 
+    /// Takes a snapshot now, whatever the schedule, and prunes the old ones, on
+    /// a background thread; see the synchronous form.
+    ///
+    /// - Returns: The snapshot, or `nil` in memory or with snapshots off.
+    /// - Throws: ``StorageError`` when the snapshot cannot be written.
+    @discardableResult
+    public func takeSnapshot() async throws -> StoreSnapshot? {
+        try await handedOff { try self.takeSnapshot() }
+    }
+
     /// Takes a snapshot now, whatever the schedule, and prunes the old ones.
     ///
-    /// Runs on the caller's thread; it reads the store in one read transaction
+    /// Runs on the caller's thread and blocks it while the store is copied; it reads the store in one read transaction
     /// (`VACUUM INTO`), so writers go on meanwhile.
     ///
     /// - Returns: The snapshot, or `nil` in memory or with snapshots off.
@@ -29,8 +39,20 @@ extension SessionDatabase {
         return try snapshotKeeper?.take()
     }
 
+    /// Puts the content of snapshot `name` back into the store, as the
+    /// synchronous form does, on a background thread: the caller only hands it
+    /// over, even while another process holds the write lock.
+    ///
+    /// - Throws: As the synchronous form.
+    public func restoreSnapshot(named name: String) async throws {
+        try await handedOff { try self.restoreSnapshot(named: name) }
+    }
+
     /// Puts the content of snapshot `name` back into the store, after taking a
     /// snapshot of the current content (so the restore can be undone).
+    ///
+    /// This form blocks the caller's thread, while another process holds the
+    /// write lock too: an app awaits the `async` form.
     ///
     /// The snapshot is copied into the open file through SQLite's backup API,
     /// under the write lock: other connections, in this process or another, see

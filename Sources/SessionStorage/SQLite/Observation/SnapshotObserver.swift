@@ -52,6 +52,11 @@ final class SnapshotObserver<Value: Sendable & Equatable>: StoreObservation {
         self.isSame = isSame
         self.onChange = onChange
         queue.setSpecific(key: onQueue, value: true)
+        // A closed store has no connection to observe: say so, as every other call does.
+        guard !database.isClosed else {
+            fail(StorageError.closed(path: database.displayPath))
+            return
+        }
         let region = DatabaseRegionObservation(tracking: tables.map { Table($0) })
         let cancellable = region.start(
             in: database.writer,
@@ -122,7 +127,11 @@ final class SnapshotObserver<Value: Sendable & Equatable>: StoreObservation {
     }
 
     private func fail(_ error: any Error) {
-        let error = StorageError(error, path: database.path ?? ":memory:", operation: "observing")
+        // A store closed under the observation fails GRDB's observer in SQLite's words
+        // ("out of memory", from a connection that is gone): it is closed.
+        let error = database.isClosed
+            ? StorageError.closed(path: database.displayPath)
+            : StorageError(error, path: database.displayPath, operation: "observing")
         queue.async { [weak self] in self?.deliver(.failure(error)) }
     }
 
