@@ -4,7 +4,9 @@ struct Goals {
     var restore: [Int: (store: Samples, raw: Samples)] = [:]
     var open: [Int: (store: Samples, raw: Samples)] = [:]
     var bursts: [Int: MediatorBurst.Result] = [:]
+    var steady: [Int: Samples] = [:]
     var mainThread: MainThreadUnderLock.Result?
+    var asyncCalls: AsyncCallsUnderLock.Result?
     var walSoak: WALSoak.Result?
     var snapshots: SnapshotBesideWriter.Result?
     var firstWindow: FirstWindow.Result?
@@ -121,6 +123,26 @@ struct Goals {
             lines.append("\(Self.verdict(walSoak.largestBytes <= 8 * 1024 * 1024)) WAL under 8 MiB through "
                 + "\(Report.formatCount(walSoak.mutations)) mutations beside a reader and an observation: "
                 + "at most \(Report.bytes(Double(walSoak.largestBytes)))")
+        }
+        return lines
+    }
+
+    /// Issue 31's goals: the strip keeps up with the user, and every async call leaves the main thread free.
+    func issue31Lines() -> [String] {
+        var lines: [String] = []
+        let steadyMet = !steady.isEmpty && steady.values.allSatisfy { ($0.p99 ?? .infinity) < 20_000_000 }
+        lines.append("\(Self.verdict(steadyMet)) one change every 100 ms reaches the consumer within 20 ms of its commit "
+            + "(p99), each on its own: " + steady.keys.sorted().map { size in
+                "\(Report.formatCount(size)): p99 \(Report.duration(steady[size]!.p99))"
+            }.joined(separator: ", "))
+        if let asyncCalls, let p99 = asyncCalls.all.p99 {
+            let worst = asyncCalls.calls.max { ($0.samples.p99 ?? 0) < ($1.samples.p99 ?? 0) }
+            let met = asyncCalls.calls.allSatisfy { ($0.samples.p99 ?? .infinity) < 1_000_000 } && asyncCalls.failures.isEmpty
+            lines.append("\(Self.verdict(met)) main thread per call of every async API (\(asyncCalls.calls.count) kinds, "
+                + "close() among them) while another process holds the write lock, each p99 under 1 ms: all p99 "
+                + "\(Report.duration(p99)), worst \(worst.map { "\($0.name) \(Report.duration($0.samples.p99))" } ?? "-"); "
+                + "\(asyncCalls.completed) completed after the lock, \(asyncCalls.failures.count) failed"
+                + (asyncCalls.failures.first.map { " (first: \($0))" } ?? ""))
         }
         return lines
     }

@@ -90,7 +90,7 @@ enum MainThreadUnderLock {
     }
 
     /// Times from ``start()`` to the moment the main queue runs its next block.
-    private final class Probe: Sendable {
+    final class Probe: Sendable {
         private let started = Protected<UInt64>(0)
         private let ended = Protected<UInt64?>(nil)
 
@@ -108,7 +108,7 @@ enum MainThreadUnderLock {
 
     /// Runs the main run loop (which drains the main queue) until `done` or the deadline.
     @MainActor
-    private static func drain(until deadline: Date, _ done: () -> Bool) throws {
+    static func drain(until deadline: Date, _ done: () -> Bool) throws {
         while !done() {
             guard Date() < deadline else { throw BenchError("timed out waiting for the commands") }
             _ = RunLoop.main.run(mode: .default, before: Date().addingTimeInterval(0.005))

@@ -157,6 +157,16 @@ struct SessionStoreBench: ParsableCommand {
                     + "last commit to final update \(Report.duration(Double(burst.delayNanoseconds)))"))
         }
 
+        for size in sizes {
+            progress("\(size) tabs: 50 activations, one every 100 ms, observed by a WebStateListMediator")
+            let steady = try MediatorBurst.steady(path: root + "/tabs-\(size)/store.sqlite", configuration: storeConfiguration)
+            goals.steady[size] = steady
+            rows.append(ReportRow(
+                workload: "one change per 100 ms, commit to consumer", tabs: size,
+                text: "p50 \(Report.duration(steady.p50)), p99 \(Report.duration(steady.p99)), "
+                    + "max \(Report.duration(steady.maximum)) over \(steady.count) changes"))
+        }
+
         if let largest = sizes.max() {
             progress("\(largest) tabs: commands from the main actor while sqlite3 holds the write lock")
             let locked = try MainThreadUnderLock.run(
@@ -208,6 +218,21 @@ struct SessionStoreBench: ParsableCommand {
                     + "\(Report.bytes(Double(soak.finalBytes))) at the end"))
         }
 
+        // Last: the calls leave the store changed (browsers made and closed, a snapshot restored).
+        if let largest = sizes.max() {
+            progress("\(largest) tabs: every kind of async call from the main actor while sqlite3 holds the write lock")
+            let calls = try AsyncCallsUnderLock.run(
+                path: root + "/tabs-\(largest)/store.sqlite", configuration: storeConfiguration,
+                repeats: quick ? 100 : 300, holdSeconds: lockHold)
+            goals.asyncCalls = calls
+            for call in calls.calls {
+                rows.append(ReportRow(
+                    workload: "  main thread, async \(call.name)", tabs: largest,
+                    text: "p50 \(Report.duration(call.samples.p50)), p99 \(Report.duration(call.samples.p99)), "
+                        + "max \(Report.duration(call.samples.maximum)) over \(call.samples.count)"))
+            }
+        }
+
         print("sessionstore-bench: synchronous=\(sqliteSynchronous), \(rounds) rounds per size (rewrite: "
             + "\(sizes.map { "\(rewriteRounds(size: $0, rounds: rounds))" }.joined(separator: "/"))), "
             + "\(restores) cold restores per size, histories of \(SessionContent.historyLength) entries")
@@ -218,6 +243,9 @@ struct SessionStoreBench: ParsableCommand {
         print("")
         print("Goals (issue 14):")
         for line in goals.issue14Lines() { print("  " + line) }
+        print("")
+        print("Goals (issue 31):")
+        for line in goals.issue31Lines() { print("  " + line) }
     }
 
     /// The five mutations at synchronous=FULL, store and raw SQLite interleaved, on the files of `directory`.

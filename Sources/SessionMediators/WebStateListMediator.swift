@@ -17,10 +17,10 @@ import SessionStorage
 /// Consolidation: the repository reports each committed transaction once,
 /// so a batch (one ``WebStateListRepository/update(_:_:)``) is one update.
 /// Values that arrive while the main queue is busy are coalesced into one
-/// update per main-queue turn, carrying the last of them, and a burst from
-/// another thread is paced (33 ms between updates, doubling up to 400 ms while
-/// the burst lasts, so 1,000 commits reach the consumer as a handful of
-/// updates); a value that shows
+/// update per main-queue turn, carrying the last of them, and a storm of
+/// changes is paced (33 ms between updates, doubling up to 400 ms while the
+/// storm lasts, so 1,000 commits reach the consumer as a handful of updates;
+/// a change 66 ms or more after the one before it is not delayed); a value that shows
 /// the same strip as the last one pushed (a repeated initial value, or a
 /// change the strip does not show, such as an opener) is not pushed.
 ///

@@ -31,7 +31,8 @@ public final class EventLog<Event> {
         }
     }
 
-    /// Waits until `predicate` holds for the events, failing with ``TimeoutError`` after `seconds`.
+    /// Waits until `predicate` holds for the events, failing with ``TimeoutError`` after
+    /// ``Patience`` times `seconds`.
     ///
     /// The main queue keeps running while this waits, so a mediator's deliveries arrive.
     public func wait(
@@ -41,7 +42,7 @@ public final class EventLog<Event> {
         let id = UUID()
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             waiters[id] = Waiter(predicate: predicate, continuation: continuation)
-            DispatchQueue.main.asyncAfter(deadline: .now() + seconds) { [weak self] in
+            DispatchQueue.main.asyncAfter(deadline: .now() + Patience.seconds(seconds)) { [weak self] in
                 MainActor.assumeIsolated {
                     guard let waiter = self?.waiters.removeValue(forKey: id) else { return }
                     waiter.continuation.resume(throwing: TimeoutError(what: what))

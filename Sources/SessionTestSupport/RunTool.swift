@@ -28,7 +28,7 @@ public struct RunResult: Equatable, Sendable, CustomStringConvertible {
 
 /// Runs `sessionstore` (or another binary) to completion, with the
 /// environment less SESSIONSTORE_DB plus `environment`, output captured in files
-/// (nothing can fill a pipe and block the child), killed after `timeout` seconds.
+/// (nothing can fill a pipe and block the child), killed after ``Patience`` times `timeout` seconds.
 /// With `user`, it runs as that user (through `setpriv`), so file permissions bite.
 public func runTool(
     _ arguments: [String], in directory: String, binary: String = BuiltBinary.sessionstore,
@@ -69,7 +69,7 @@ public func runTool(
     let pid = process.processIdentifier
     let done = ValueRecorder<Bool>()
     defer { done.record(true) }
-    DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+    DispatchQueue.global().asyncAfter(deadline: .now() + Patience.seconds(timeout)) {
         if done.recorded.isEmpty { kill(pid, SIGKILL) }
     }
     if let stdin {

@@ -84,9 +84,9 @@ import Testing
         try await waitUntil { model.unavailability == .closed }
     }
 
-    /// Yields the main actor until `condition` holds, for at most 5 seconds.
+    /// Yields the main actor until `condition` holds, for at most ``Patience`` times 5 seconds.
     private func waitUntil(_ condition: @MainActor () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(Patience.seconds(5))
         while !condition() {
             if ContinuousClock.now > deadline { throw TimeoutError(what: "a pushed value") }
             try await Task.sleep(for: .milliseconds(5))

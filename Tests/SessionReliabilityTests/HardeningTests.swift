@@ -33,13 +33,12 @@ import Testing
             try #require(!chunk.isEmpty, "sqlite3 ended early")
             seen.append(chunk)
         }
-        let started = Date()
+        // The reader's transaction stays open until the import has returned: an import that
+        // waited for it would fail with `busy` after its busy timeout.
         let result = try runTool(["import", directory.file("other.json"), "--db", store], in: directory.path)
-        let elapsed = Date().timeIntervalSince(started)
         input.fileHandleForWriting.write(Data("COMMIT;\n.quit\n".utf8))
         reader.waitUntilExit()
         #expect(result.status == 0, "\(result)")
-        #expect(elapsed < 3, "the import took \(elapsed) s beside a reader")
         let status = try SessionStoreFile.status(atPath: store)
         #expect(status.counts?.browsers == 2)  // the demo's window and the imported one
     }

@@ -1,27 +1,32 @@
 import Foundation
 import Testing
 
-/// README.md's library snippet is a copy of the README region of
-/// `Examples/TabStrip/Sources/TabStrip/main.swift`, which `Examples/run` builds
-/// and runs as an outside client: so the README shows code that compiles and works.
+/// README.md's demo program (a `Package.swift` and a `main.swift`, each in a
+/// ```swift block after its marker) is what `Examples/run` builds and runs, as
+/// pasted, as an outside package in CI: so the README shows code that compiles
+/// and works. These checks keep the blocks where `Examples/run` finds them.
 @Suite struct ReadmeSnippetTests {
-    /// The line in README.md after which the snippet's ```swift block follows.
-    static let marker = "<!-- snippet: Examples/TabStrip README region -->"
-    static let example = "Examples/TabStrip/Sources/TabStrip/main.swift"
+    static let markers = ["README demo Package.swift", "README demo main.swift"]
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    @Test func readmeSnippet_isTheExamplesReadmeRegion() throws {
+    @Test func readmeDemo_hasBothBlocks_andExamplesRunBuildsThem() throws {
         let readme = try Self.lines(of: "README.md")
-        let source = try Self.lines(of: Self.example)
-        let snippet = try #require(
-            Self.fencedSwiftBlock(after: Self.marker, in: readme),
-            "README.md has no ```swift block after \(Self.marker)")
-        let region = try #require(
-            Self.region(in: source), "\(Self.example) has no `// README:begin` … `// README:end` region")
-        #expect(
-            snippet == region,
-            "README.md's snippet differs from the README region of \(Self.example) (first difference at line \(Self.firstDifference(snippet, region) + 1) of the snippet); copy the region into README.md")
+        let run = try String(contentsOf: Self.repository.appendingPathComponent("Examples/run"), encoding: .utf8)
+        for marker in Self.markers {
+            let block = Self.fencedSwiftBlock(after: "<!-- snippet: \(marker) -->", in: readme)
+            #expect(block?.isEmpty == false, "README.md has no ```swift block after <!-- snippet: \(marker) -->")
+            #expect(run.contains("block \"\(marker)\""), "Examples/run does not build the README's \(marker)")
+        }
+    }
+
+    /// The program runs its calls inside an async function, so every one binds to
+    /// its `async` form (top-level code would pick the blocking synchronous forms).
+    @Test func readmeDemo_callsTheLibraryFromAnAsyncFunction() throws {
+        let readme = try Self.lines(of: "README.md")
+        let main = try #require(Self.fencedSwiftBlock(after: "<!-- snippet: README demo main.swift -->", in: readme))
+        let topLevel = main.filter { !$0.hasPrefix(" ") && !$0.hasPrefix("}") && !$0.hasPrefix("//") && !$0.isEmpty }
+        #expect(topLevel == ["import Foundation", "import SessionStore", "@MainActor", "func run() async throws {", "try await run()"])
     }
 
     private static func lines(of path: String) throws -> [String] {
@@ -40,25 +45,5 @@ import Testing
             return nil
         }
         return Array(body[..<end])
-    }
-
-    /// The lines between `// README:begin` and `// README:end`, without their common indentation.
-    static func region(in lines: [String]) -> [String]? {
-        func isMarker(_ line: String, _ name: String) -> Bool {
-            line.trimmingCharacters(in: .whitespaces) == "// README:\(name)"
-        }
-        guard let begin = lines.firstIndex(where: { isMarker($0, "begin") }),
-            let end = lines[begin...].firstIndex(where: { isMarker($0, "end") })
-        else { return nil }
-        let body = lines[(begin + 1)..<end]
-        let indentation = body.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
-            .map { $0.prefix(while: { $0 == " " }).count }
-            .min() ?? 0
-        return body.map { $0.trimmingCharacters(in: .whitespaces).isEmpty ? "" : String($0.dropFirst(indentation)) }
-    }
-
-    /// The index of the first line where `a` and `b` differ.
-    static func firstDifference(_ a: [String], _ b: [String]) -> Int {
-        zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, b.count)
     }
 }

@@ -38,9 +38,8 @@ import Testing
         // A separate connection with its own GRDB pool stands for another process.
         let other = try SessionDatabase.open(atPath: store.path!)
         try SQLiteWebStateListRepository(database: other).insert(names.webState("z"), in: browser, params: .automatic())
-        let start = Date()
+        // How soon is the benchmark's to measure; here, only that it comes.
         #expect(recorder.wait(timeout: 5) { $0.last == "| a* z" })
-        #expect(Date().timeIntervalSince(start) < StoreObservationDelivery.externalChangeLatency * 4 + 0.5)
         try other.close()
     }
 

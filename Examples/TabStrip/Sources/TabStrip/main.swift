@@ -1,7 +1,7 @@
 // TabStrip: one browser window's tabs kept in a SessionStore, shown by a tab strip.
 //
-//   1. The library in a few lines (the README's snippet, between the README
-//      markers): open a store, create a browser, open tabs, group them, observe.
+//   1. The library in a few lines: open a store, create a browser, open tabs,
+//      group them, observe.
 //   2. An app's tab strip: a `@MainActor` consumer that prints each strip, the
 //      `WebStateListMediator` that pushes strips into it, and the async commands
 //      of a `WebStateListCommandHandler`, issued from the main actor.
@@ -42,7 +42,6 @@ enum TabStripExample {
 
         // MARK: - 1. The library in a few lines
 
-        // README:begin
         // Open the store at `path`: creates the file if needed, checks it, applies migrations.
         let database = try await SessionDatabase.open(atPath: path)
         let browsers = SQLiteBrowserRepository(database: database)
@@ -70,7 +69,6 @@ enum TabStripExample {
                 print("snapshots(of:): \(snapshot.list.count) tabs")
             }
         }
-        // README:end
 
         // MARK: - 2. An app's tab strip
 
@@ -120,8 +118,8 @@ enum TabStripExample {
         mediator.disconnect()
         print("mediator connected: \(mediator.isConnected)")
 
-        try database.close()  // folds the WAL back into the file
-        try database.close()  // a second close does nothing
+        try await database.close()  // folds the WAL back into the file
+        try await database.close()  // a second close does nothing
         print("database closed twice")
 
         // Every call after close() throws StorageError.closed, a LocalizedError whose
