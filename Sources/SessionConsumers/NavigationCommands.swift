@@ -3,8 +3,9 @@
 /// Each command is one transaction; its effect reaches the consumer through
 /// the tab's mediator.
 ///
-/// Every command has a synchronous form and an `async` form of the same name;
-/// an app calls the `async` one from the main actor (see ``WebStateListCommands``).
+/// Every command has an `async` form, which an app awaits from the main actor,
+/// and a synchronous form of the same name, which blocks the caller's thread
+/// (see ``WebStateListCommands``).
 public protocol NavigationCommands: Sendable {
     /// Goes back one entry.
     ///

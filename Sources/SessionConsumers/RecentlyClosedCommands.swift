@@ -2,8 +2,9 @@ import SessionModel
 
 /// What a "reopen closed tab" menu item or shortcut can ask of the store.
 ///
-/// Every command has a synchronous form and an `async` form of the same name;
-/// an app calls the `async` one from the main actor (see ``WebStateListCommands``).
+/// Every command has an `async` form, which an app awaits from the main actor,
+/// and a synchronous form of the same name, which blocks the caller's thread
+/// (see ``WebStateListCommands``).
 public protocol RecentlyClosedCommands: Sendable {
     /// Brings back the most recently closed tab, group or window, and makes it active.
     ///

@@ -8,10 +8,10 @@ import SessionModel
 /// inserts the tab and commits its first page together); what it changes
 /// reaches the strip through its mediator, like any other change.
 ///
-/// Every command has a synchronous form (for tools and tests: it runs on the
-/// caller's thread and may wait for another process's write lock) and an
-/// `async` form of the same name, which an app calls from the main actor: the
-/// main thread only hands the command over. A command whose task is cancelled
+/// Every command has an `async` form, which an app awaits from the main actor:
+/// the main thread only hands the command over. The synchronous form of the
+/// same name blocks the caller's thread, for as long as another process holds
+/// the write lock: for tools and tests. A command whose task is cancelled
 /// before its write starts is not carried out (it throws `CancellationError`);
 /// once started, it completes and is kept.
 ///

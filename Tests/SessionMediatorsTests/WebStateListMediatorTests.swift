@@ -229,8 +229,10 @@ import Testing
         mediator.disconnect()
     }
 
-    /// 1,000 mutations committed by another thread, as fast as it can, are paced with a
-    /// growing interval (a handful of updates), and end on the final state.
+    /// 1,000 mutations committed by another thread, as fast as it can, are coalesced
+    /// into far fewer updates, and end on the final state. (How few, on the clock, is
+    /// `DeliveryPacingTests`' to say: here a loaded machine may pause the writer for
+    /// longer than the user's pace, and each pause lets one update through at once.)
     @Test(arguments: TemporaryStore.Kind.allCases)
     func update_burstFromAnotherThread_isCoalesced_andEndsOnTheFinalState(kind: TemporaryStore.Kind) async throws {
         let store = try kind.make()
@@ -239,8 +241,6 @@ import Testing
         let mediator = WebStateListMediator(browser: browser, tabs: store.tabs, consumer: consumer)
         try await consumer.configuration()
         let tabs = store.tabs
-        let clock = ContinuousClock()
-        let start = clock.now
         try await Task.detached {
             for step in 0..<1_000 {
                 try tabs.activate(in: browser, at: step % 3)
@@ -249,12 +249,7 @@ import Testing
         }.value
         let final = try store.strip(browser)
         try await consumer.waitForStrip("the final strip") { $0 == final }
-        let elapsed = start.duration(to: clock.now)
-        // Paced deliveries come after 33, 66, 132 and 264 ms, then every 400 ms.
-        let ramp = Duration.milliseconds(33 + 66 + 132 + 264)
-        let steady = elapsed > ramp ? Int(((elapsed - ramp) / DeliveryPacing.maximumInterval).rounded(.up)) : 0
-        #expect(consumer.updateCount <= 4 + steady + 2, "\(consumer.updateCount) updates in \(elapsed)")
-        #expect(consumer.updateCount < 1_000)
+        #expect(consumer.updateCount < 1_001 / 4, "\(consumer.updateCount) updates")
         #expect(consumer.chainProblems() == [])
         mediator.disconnect()
     }

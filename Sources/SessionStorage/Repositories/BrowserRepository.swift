@@ -2,10 +2,10 @@ import SessionModel
 
 /// The browsers (windows) of a store.
 ///
-/// Implementations are thread-safe; every call is one transaction, in a
-/// synchronous form (on the caller's thread) and an `async` form of the same
-/// name (on the store's writer queue or a reader; see ``WebStateListRepository``
-/// for the cancellation rule). Every call can throw the storage errors listed
+/// Implementations are thread-safe; every call is one transaction, in an
+/// `async` form (on the store's writer queue or a reader, which an app awaits;
+/// see ``WebStateListRepository`` for the cancellation rule) and a synchronous
+/// form of the same name, which blocks the caller's thread (for tools and tests). Every call can throw the storage errors listed
 /// there (``StorageError/closed(path:)``, ``StorageError/busy(path:)``, …).
 ///
 /// ## Topics

@@ -7,12 +7,13 @@ import SessionModel
 /// write is never overwritten), applies the tab-list rules (<doc:TabListRules>)
 /// through the model's `WebStateList`, and writes only the rows that changed.
 ///
-/// Every call has two forms of the same name. The synchronous one runs on the
-/// caller's thread and may wait for another process's write lock (up to the
-/// busy timeout): for tools and tests. The `async` one runs on the store's
-/// writer queue, so a caller on the main actor only hands it over; if its task
-/// is cancelled before the write starts, the write never happens and it throws
-/// `CancellationError`; once started, the write completes and is kept.
+/// Every call has two forms of the same name. An app awaits the `async` one: it
+/// runs on the store's writer queue, so a caller on the main actor only hands it
+/// over; if its task is cancelled before the write starts, the write never
+/// happens and it throws `CancellationError`; once started, the write completes
+/// and is kept. The synchronous one blocks the caller's thread, for as long as
+/// another process holds the write lock (up to the busy timeout): for tools,
+/// tests and background threads.
 ///
 /// The list is not re-entrant: calling the repository from inside ``update(_:_:)``'s
 /// closure throws `WebStateListError.reentrantMutation`.
