@@ -93,7 +93,10 @@ let package = Package(
         .testTarget(name: "SessionModelTests", dependencies: ["SessionModel", "SessionTestSupport"]),
         .testTarget(
             name: "SessionStorageTests",
-            dependencies: ["SessionModel", "SessionStorage", "SessionTestSupport", "sessionstore-lock-probe"]
+            // EmbedMigrationsTool: EmbedMigrationsToolTests run the built tool.
+            dependencies: [
+                "SessionModel", "SessionStorage", "SessionTestSupport", "sessionstore-lock-probe", "EmbedMigrationsTool",
+            ]
         ),
         .testTarget(
             name: "SessionMediatorsTests",
