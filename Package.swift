@@ -93,7 +93,10 @@ let package = Package(
         .testTarget(name: "SessionModelTests", dependencies: ["SessionModel", "SessionTestSupport"]),
         .testTarget(
             name: "SessionStorageTests",
-            dependencies: ["SessionModel", "SessionStorage", "SessionTestSupport", "sessionstore-lock-probe"]
+            // EmbedMigrationsTool: EmbedMigrationsToolTests run the built tool.
+            dependencies: [
+                "SessionModel", "SessionStorage", "SessionTestSupport", "sessionstore-lock-probe", "EmbedMigrationsTool",
+            ]
         ),
         .testTarget(
             name: "SessionMediatorsTests",
@@ -135,3 +138,12 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `swift package generate-documentation` (swift-docc-plugin) only when asked for:
+// `SESSIONSTORE_DOCS=1 swift package generate-documentation --target SessionStore`.
+// Without the variable neither this package nor a client resolves the plugin.
+// `.ci/docs` builds the complete archive with the toolchain's own tools (the
+// plugin's symbol graph leaves out the modules `SessionStore` re-exports).
+if Context.environment["SESSIONSTORE_DOCS"] == "1" {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

@@ -4,7 +4,8 @@
 //
 // Each file becomes one `EmbeddedMigration` whose identifier is the file name
 // without `.sql`, in the order given (the plugin sorts them by name). The SQL is
-// kept byte for byte in a raw multi-line string literal.
+// kept byte for byte in a raw multi-line string literal. An OUTPUT.swift that
+// already holds exactly that text is not written again.
 import Foundation
 
 func fail(_ message: String) -> Never {
@@ -50,8 +51,14 @@ for path in arguments.dropFirst() {
 }
 source += "    ]\n}\n"
 
+// Unchanged content is left alone, file and modification time: SwiftPM re-runs
+// this command whenever it relinks the tool (after every re-plan of a build: a
+// first build, a Package.swift edit, a source file added or removed), and a
+// fresh timestamp would recompile SessionStorage and everything above it.
+let content = Data(source.utf8)
+if FileManager.default.contents(atPath: outputPath) == content { exit(0) }
 do {
-    try source.write(toFile: outputPath, atomically: true, encoding: .utf8)
+    try content.write(to: URL(fileURLWithPath: outputPath), options: .atomic)
 } catch {
     fail("cannot write \(outputPath): \(error)")
 }

@@ -25,6 +25,7 @@ public struct SessionStore: ParsableCommand {
               75  the database is locked by another process beyond the busy timeout
               78  the database is newer than this tool
             """,
+        version: SessionStoreRelease.version,
         subcommands: [
             Migrate.self, Status.self, Check.self, Ls.self, Show.self, Closed.self, Restore.self, Prune.self,
             Search.self, Export.self, Import.self, Demo.self, Watch.self, Snapshots.self, Snapshot.self, RestoreSnapshot.self, Recover.self,

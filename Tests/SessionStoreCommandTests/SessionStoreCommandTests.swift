@@ -110,7 +110,11 @@ import Testing
             let work = dir.file("work")
             try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
             try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(atPath: binary.path, toPath: "\(bin)/sessionstore")
+            // Copied by cp, not FileManager: the copy's write descriptor must never be this
+            // process's, or a child that another test spawns meanwhile inherits it (it is not
+            // close-on-exec), and running the copy fails with ETXTBSY ("Text file busy").
+            let copy = try runTool([binary.path, "\(bin)/sessionstore"], in: dir.path, binary: "/bin/cp")
+            #expect(copy.status == 0, "\(copy)")
             let installed = SessionStoreBinary(path: "\(bin)/sessionstore")
             let result = try installed.run(["migrate"], in: work)
             #expect(result.status == 0, "\(result)")
