@@ -6,7 +6,6 @@ import Testing
         let indexes = RemovingIndexes([4, 1, 4, 2])
         #expect(indexes.indexes == [1, 2, 4])
         #expect(indexes.count == 3)
-        #expect(Array(indexes) == [1, 2, 4])
     }
 
     @Test func init_range_holdsEveryIndex() {

@@ -2,7 +2,7 @@ import Foundation
 import SessionConsumers
 import SessionMediators
 import SessionModel
-import SessionStorage
+@_spi(SyncInternals) import SessionStorage
 import SessionTestSupport
 import Testing
 @testable import SessionSync

@@ -4,7 +4,13 @@
 /// active tab once, before any tab goes (<doc:TabListRules>, Removal).
 ///
 ///     RemovingIndexes([1, 3])  indexAfterRemoval(0) -> 0, (1) -> nil, (2) -> 1, (4) -> 2
-public struct RemovingIndexes: Hashable, Sendable, Sequence, ExpressibleByArrayLiteral {
+///
+/// Iterate over ``indexes`` to visit the removed indexes in ascending order.
+// Not a `Sequence`: every public `Sequence` of the `SessionStore` modules gets,
+// in their symbol graph and so in their documentation, the `Sequence.flatMap`
+// that GRDB's `Cursor.swift` declares, returning GRDB's `FlattenCursor` (the storage
+// layer imports GRDB internally, but the graph sees every module it loads).
+public struct RemovingIndexes: Hashable, Sendable, ExpressibleByArrayLiteral {
     /// The removed indexes, ascending, without duplicates.
     public let indexes: [Int]
 
@@ -52,11 +58,6 @@ public struct RemovingIndexes: Hashable, Sendable, Sequence, ExpressibleByArrayL
     public func indexAfterRemoval(_ index: Int) -> Int? {
         let (position, found) = binarySearch(index)
         return found ? nil : index - position
-    }
-
-    /// Iterates over the removed indexes in ascending order.
-    public func makeIterator() -> IndexingIterator<[Int]> {
-        indexes.makeIterator()
     }
 
     /// Returns the number of removed indexes smaller than `index`, and whether `index` is removed.

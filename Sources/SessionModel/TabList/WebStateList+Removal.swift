@@ -34,7 +34,7 @@ extension WebStateList {
     /// - Throws: ``WebStateListError/indexOutOfRange(index:count:)`` if an index designates no tab.
     @discardableResult
     public mutating func remove(_ indexes: RemovingIndexes) throws -> WebStateListChange {
-        try checkIndexes(indexes)
+        try checkIndexes(indexes.indexes)
         guard !indexes.isEmpty else { return WebStateListChange() }
 
         // TabListRules.md, Removal: the next active tab is decided once, before removal.
@@ -45,7 +45,7 @@ extension WebStateList {
         var change = WebStateListChange()
         change.removed.reserveCapacity(indexes.count)
         var emptiedGroups: [TabGroupID] = []
-        for index in indexes {
+        for index in indexes.indexes {
             let removedWebState = RemovedWebState(
                 webState: webStates[index], index: index, wasPinned: index < pinnedCount, groupID: groupIDs[index]
             )
@@ -59,7 +59,7 @@ extension WebStateList {
             }
         }
 
-        let removedPinned = indexes.filter { $0 < pinnedCount }.count
+        let removedPinned = indexes.indexes.filter { $0 < pinnedCount }.count
         webStates.remove(indexes)
         groupIDs.remove(indexes)
         pinnedCount -= removedPinned

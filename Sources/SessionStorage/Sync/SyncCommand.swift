@@ -12,7 +12,7 @@ public enum SyncCommand: Sendable, Hashable {
     /// How long a command of each kind lives before its target stops applying it:
     /// 10 days for a sent tab, 48 hours for a close (a tab closed days later
     /// would surprise the user more than one left open).
-    public var lifetime: TimeInterval {
+    package var lifetime: TimeInterval {
         switch self {
         case .sendTab: 10 * 24 * 3600
         case .closeTab: 48 * 3600
@@ -51,7 +51,7 @@ public struct SyncCloseTab: Sendable, Hashable, Codable {
     public var url: String
 
     /// A close of the tab `tabID` (record `recordID`) seen on `url`.
-    public init(recordID: String, tabID: String, url: String) {
+    package init(recordID: String, tabID: String, url: String) {
         self.recordID = recordID
         self.tabID = tabID
         self.url = url
@@ -111,7 +111,7 @@ public struct SyncOutgoingCommand: Sendable, Hashable {
     public var expiresAt: Date
 
     /// A command with every value given.
-    public init(
+    package init(
         id: String, targetDeviceID: String, command: SyncCommand, createdAt: Date, sendAfter: Date, expiresAt: Date
     ) {
         self.id = id
@@ -125,17 +125,17 @@ public struct SyncOutgoingCommand: Sendable, Hashable {
 
 /// A queued command as stored: its payload is the command's JSON, which a
 /// client seals and sends as it is (a newer binary's command included).
-public struct SyncCommandEnvelope: Sendable, Hashable {
+package struct SyncCommandEnvelope: Sendable, Hashable {
     /// The command's id.
-    public var id: String
+    package var id: String
     /// The device it is for.
-    public var targetDeviceID: String
+    package var targetDeviceID: String
     /// The command's JSON.
-    public var payload: Data
+    package var payload: Data
     /// When it was made.
-    public var createdAt: Date
+    package var createdAt: Date
     /// The end of its undo window.
-    public var sendAfter: Date
+    package var sendAfter: Date
     /// When its target stops applying it.
-    public var expiresAt: Date
+    package var expiresAt: Date
 }

@@ -6,7 +6,7 @@ internal import GRDB
 /// applied are kept in `sync_applied_commands`.
 extension SyncStorage {
     /// Queues a command to leave once its undo window ends, in one transaction.
-    public func queue(_ outgoing: SyncOutgoingCommand) throws {
+    package func queue(_ outgoing: SyncOutgoingCommand) throws {
         let payload = String(decoding: try SyncCommandCoding.encoder.encode(outgoing.command), as: UTF8.self)
         try database.mutate { db in
             try db.execute(
@@ -24,18 +24,19 @@ extension SyncStorage {
     /// Undoes a queued command: `true` when it had not left yet (it never will),
     /// `false` when it is gone already (sent, or undone before).
     @discardableResult
-    public func cancelCommand(_ id: String) throws -> Bool {
+    package func cancelCommand(_ id: String) throws -> Bool {
         try database.mutate { db in
             try db.execute(sql: "DELETE FROM sync_outgoing_commands WHERE command_id = ?", arguments: [id])
             return db.changesCount > 0
         }
     }
 
+    // SPI, not `package`: the `Server/` package's end-to-end tests check it (`@_spi(SyncInternals) import`).
     /// The queued commands whose undo window ended by `now`, oldest first; those
     /// already expired are dropped instead. A row whose payload this binary
     /// cannot read (a newer binary's command) is left out here, and still sent
     /// by ``dueEnvelopes(at:limit:)``.
-    public func dueCommands(at now: Date = Date(), limit: Int = 1000) throws -> [SyncOutgoingCommand] {
+    @_spi(SyncInternals) public func dueCommands(at now: Date = Date(), limit: Int = 1000) throws -> [SyncOutgoingCommand] {
         try dueEnvelopes(at: now, limit: limit).compactMap { envelope -> SyncOutgoingCommand? in
             guard let command = try? SyncCommandCoding.decoder.decode(SyncCommand.self, from: envelope.payload) else {
                 return nil
@@ -49,7 +50,7 @@ extension SyncStorage {
     /// The queued commands whose undo window ended by `now`, oldest first, as
     /// stored: what a client seals and sends, whether or not it knows the
     /// command's kind. Expired ones are dropped.
-    public func dueEnvelopes(at now: Date = Date(), limit: Int = 1000) throws -> [SyncCommandEnvelope] {
+    package func dueEnvelopes(at now: Date = Date(), limit: Int = 1000) throws -> [SyncCommandEnvelope] {
         try database.mutate { db in
             try db.execute(
                 sql: "DELETE FROM sync_outgoing_commands WHERE expires_at <= ?", arguments: [StoredTime.text(now)])
@@ -72,14 +73,14 @@ extension SyncStorage {
     }
 
     /// When the next queued command's undo window ends (`nil`: none is queued).
-    public func nextCommandDue() throws -> Date? {
+    package func nextCommandDue() throws -> Date? {
         try database.read { db in
             try String.fetchOne(db, sql: "SELECT min(send_after) FROM sync_outgoing_commands").flatMap(StoredTime.date)
         }
     }
 
     /// Removes commands the server acknowledged.
-    public func commandsSent(_ ids: [String]) throws {
+    package func commandsSent(_ ids: [String]) throws {
         try database.mutate { db in
             for id in ids {
                 try db.execute(sql: "DELETE FROM sync_outgoing_commands WHERE command_id = ?", arguments: [id])
@@ -87,8 +88,9 @@ extension SyncStorage {
         }
     }
 
+    // SPI, not `package`: the `Server/` package's end-to-end tests check it (`@_spi(SyncInternals) import`).
     /// Whether a received command was applied here already.
-    public func isCommandApplied(_ id: String) throws -> Bool {
+    @_spi(SyncInternals) public func isCommandApplied(_ id: String) throws -> Bool {
         try database.read { db in
             try Bool.fetchOne(
                 db, sql: "SELECT EXISTS (SELECT 1 FROM sync_applied_commands WHERE command_id = ?)", arguments: [id])
@@ -98,7 +100,7 @@ extension SyncStorage {
 
     /// Remembers that a received command was applied (or decided against: a
     /// close of a tab that shows another page is done with too).
-    public func markCommandApplied(_ id: String, at date: Date = Date()) throws {
+    package func markCommandApplied(_ id: String, at date: Date = Date()) throws {
         try database.mutate { db in
             try db.execute(
                 sql: "INSERT OR IGNORE INTO sync_applied_commands (command_id, applied_at) VALUES (?, ?)",
@@ -108,7 +110,7 @@ extension SyncStorage {
 
     /// Where one of this store's open tabs is, and the URL it shows: what a
     /// `close_tab` command checks before closing it.
-    public func openTab(_ id: String) throws -> (browser: String, index: Int, url: String)? {
+    package func openTab(_ id: String) throws -> (browser: String, index: Int, url: String)? {
         try database.read { db in
             guard let row = try Row.fetchOne(
                 db,
@@ -130,7 +132,7 @@ extension SyncStorage {
     }
 
     /// Whether a tab with this id exists here, open or in recently closed.
-    public func tabExists(_ id: String) throws -> Bool {
+    package func tabExists(_ id: String) throws -> Bool {
         try database.read { db in
             try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM tabs WHERE id = ?)", arguments: [id.lowercased()])
                 ?? false
@@ -138,7 +140,7 @@ extension SyncStorage {
     }
 
     /// The open window used last: where tabs sent from other devices open.
-    public func lastActiveOpenBrowser() throws -> String? {
+    package func lastActiveOpenBrowser() throws -> String? {
         try database.read { db in
             try String.fetchOne(
                 db,
@@ -148,7 +150,7 @@ extension SyncStorage {
 
     /// Observes the outgoing queue: its count, then the count after each commit
     /// that touched it (equal ones included), on a private queue.
-    public func observeOutgoingCommands(onChange: @escaping @Sendable (Result<Int, any Error>) -> Void)
+    package func observeOutgoingCommands(onChange: @escaping @Sendable (Result<Int, any Error>) -> Void)
         -> any StoreObservation
     {
         SnapshotObserver(
@@ -159,14 +161,14 @@ extension SyncStorage {
 }
 
 /// The JSON form of a command's payload (sorted keys, URLs unescaped).
-public enum SyncCommandCoding {
+package enum SyncCommandCoding {
     /// Encodes a ``SyncCommand`` payload.
-    public static var encoder: JSONEncoder {
+    package static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }
 
     /// Decodes a ``SyncCommand`` payload.
-    public static var decoder: JSONDecoder { JSONDecoder() }
+    package static var decoder: JSONDecoder { JSONDecoder() }
 }

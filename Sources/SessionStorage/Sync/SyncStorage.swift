@@ -3,46 +3,23 @@ internal import GRDB
 
 /// This store's side of sync: its state, its outbox, and the other devices'
 /// records (migration `0004_sync`). It holds no keys and does no networking:
-/// the `SessionSync` library seals what ``pending(limit:)`` returns, uploads it,
-/// and hands what it fetched and opened to ``apply(_:cursor:)``.
+/// an app makes one over its ``SessionDatabase`` and hands it to the
+/// `SessionSync` library (its pairing, its client, its other-devices mediator),
+/// which seals what the outbox holds, uploads it, and stores what it fetched
+/// and opened. What sync does to the store (the outbox, versions, received
+/// records, queued commands) is the library's to call and is not public.
 ///
 /// While sync is off, the store's triggers write nothing to the outbox.
 ///
 /// ## Topics
 /// ### State
+/// - ``init(database:)``
 /// - ``state()``
-/// - ``enable(accountID:deviceID:deviceName:formFactor:)``
-/// - ``disable()``
-/// - ``setServerURL(_:)``
 /// - ``rename(deviceName:)``
-/// - ``recordResult(error:)``
-/// - ``restartFetch()``
-/// ### Uploading
-/// - ``pending(limit:)``
-/// - ``reserveVersions(_:atLeast:)``
-/// - ``acknowledge(_:)``
-/// - ``markEverything()``
-/// - ``fullSyncDone(request:)``
+/// - ``disable()``
 /// ### Other devices
-/// - ``apply(_:cursor:)``
 /// - ``remoteDevices()``
-/// - ``remoteRecord(_:)``
-/// - ``remoteDeviceID(ofRecord:)``
 /// - ``observeRemoteDevices(onChange:)``
-/// - ``observePendingCount(onChange:)``
-/// ### Commands
-/// - ``queue(_:)``
-/// - ``cancelCommand(_:)``
-/// - ``dueCommands(at:limit:)``
-/// - ``dueEnvelopes(at:limit:)``
-/// - ``nextCommandDue()``
-/// - ``commandsSent(_:)``
-/// - ``observeOutgoingCommands(onChange:)``
-/// - ``isCommandApplied(_:)``
-/// - ``markCommandApplied(_:at:)``
-/// - ``openTab(_:)``
-/// - ``tabExists(_:)``
-/// - ``lastActiveOpenBrowser()``
 public final class SyncStorage: Sendable {
     let database: SessionDatabase
 
@@ -63,7 +40,7 @@ public final class SyncStorage: Sendable {
     /// Enabling again with another device id (after a restore brought old rows
     /// back, say) starts the version counter and cursor afresh and forgets the
     /// other devices' records, which the next sync fetches again.
-    public func enable(accountID: String, deviceID: String, deviceName: String, formFactor: String) throws {
+    package func enable(accountID: String, deviceID: String, deviceName: String, formFactor: String) throws {
         try database.mutate { db in
             let current = try SyncRows.state(db, countingPending: false)
             let sameDevice = current.deviceID == deviceID && current.accountID == accountID
@@ -82,6 +59,8 @@ public final class SyncStorage: Sendable {
     }
 
     /// Turns sync off: the outbox is emptied and the other devices' records forgotten.
+    /// The keys stay where they are kept: a `SyncClient` made over this store
+    /// with them turns sync on again (remove them from their key store to stop for good).
     public func disable() throws {
         try database.mutate { db in
             try db.execute(sql: "UPDATE sync_state SET enabled = 0 WHERE id = 1")
@@ -94,7 +73,7 @@ public final class SyncStorage: Sendable {
     /// Marks every record this device publishes, and lists every record the
     /// outbox then holds: the start of a full sync. `request` names the requests
     /// for a full sync that this one answers (see ``fullSyncDone(request:)``).
-    public func markEverything() throws -> (entries: [SyncOutboxEntry], request: Int64) {
+    package func markEverything() throws -> (entries: [SyncOutboxEntry], request: Int64) {
         try database.mutate { db in
             try SyncRows.markEverything(db)
             let entries = try Row.fetchAll(db, sql: "SELECT kind, local_id, generation FROM sync_outbox").map { row in
@@ -108,7 +87,7 @@ public final class SyncStorage: Sendable {
     /// Records that a full sync ended: the server holds what the rows held when it
     /// started. A request made since (a snapshot restored meanwhile) stays, and the
     /// next sync is a full one again.
-    public func fullSyncDone(request: Int64) throws {
+    package func fullSyncDone(request: Int64) throws {
         try database.mutate { db in
             try db.execute(
                 sql: "UPDATE sync_state SET full_sync_needed = 0 WHERE id = 1 AND full_sync_needed = ?",
@@ -119,7 +98,7 @@ public final class SyncStorage: Sendable {
     /// Remembers the server synced with. Another server than the last one holds
     /// other sequence numbers and perhaps none of this device's records: the cursor
     /// starts again at 0 and the next sync is a full one.
-    public func setServerURL(_ url: String) throws {
+    package func setServerURL(_ url: String) throws {
         try database.mutate { db in
             let last = try String.fetchOne(db, sql: "SELECT server_url FROM sync_state WHERE id = 1")
             guard last != url else { return }
@@ -145,7 +124,7 @@ public final class SyncStorage: Sendable {
     /// transaction: the server no longer holds what changed since the cursor
     /// (`410`), or holds less than the cursor says (it was restored), so the
     /// next fetch reads everything again.
-    public func restartFetch() throws {
+    package func restartFetch() throws {
         try database.mutate { db in
             try SyncRows.forgetRemote(db)
             try db.execute(sql: "UPDATE sync_state SET cursor = 0 WHERE id = 1")
@@ -153,7 +132,7 @@ public final class SyncStorage: Sendable {
     }
 
     /// Records how a sync ended: `nil` for success (which also sets the last sync time).
-    public func recordResult(error: String?) throws {
+    package func recordResult(error: String?) throws {
         try database.mutate { db in
             if let error {
                 try db.execute(sql: "UPDATE sync_state SET last_error = ? WHERE id = 1", arguments: [error])
@@ -166,7 +145,7 @@ public final class SyncStorage: Sendable {
     }
 
     /// The first `limit` records of the outbox, each built from the rows as they are now.
-    public func pending(limit: Int) throws -> [SyncPendingRecord] {
+    package func pending(limit: Int) throws -> [SyncPendingRecord] {
         try database.read { db in
             let state = try SyncRows.state(db, countingPending: false)
             guard state.isEnabled else { return [] }
@@ -192,7 +171,7 @@ public final class SyncStorage: Sendable {
     ///
     /// Committed before the upload they are used for, so a version once sent is
     /// never sent again, whatever happens to the upload.
-    public func reserveVersions(_ count: Int, atLeast floor: Int64 = 1) throws -> Int64 {
+    package func reserveVersions(_ count: Int, atLeast floor: Int64 = 1) throws -> Int64 {
         try database.mutate { db in
             let next = try Int64.fetchOne(db, sql: "SELECT next_version FROM sync_state WHERE id = 1") ?? 1
             let first = max(next, floor)
@@ -204,7 +183,7 @@ public final class SyncStorage: Sendable {
 
     /// Removes what the server acknowledged from the outbox: each entry still at
     /// the generation that was sent (one marked again since stays).
-    public func acknowledge(_ entries: [SyncOutboxEntry]) throws {
+    package func acknowledge(_ entries: [SyncOutboxEntry]) throws {
         try database.mutate { db in
             for entry in entries {
                 try db.execute(
@@ -218,7 +197,7 @@ public final class SyncStorage: Sendable {
     /// transaction. This device's own records, and a record no newer than the one
     /// held (a replayed older version), are skipped.
     @discardableResult
-    public func apply(_ records: [SyncReceivedRecord], cursor: Int64) throws -> SyncApplyResult {
+    package func apply(_ records: [SyncReceivedRecord], cursor: Int64) throws -> SyncApplyResult {
         try database.mutate { db in
             let own = try String.fetchOne(db, sql: "SELECT device_id FROM sync_state WHERE id = 1")
             var result = SyncApplyResult()
@@ -269,7 +248,7 @@ public final class SyncStorage: Sendable {
     }
 
     /// The device another device's record came from.
-    public func remoteDeviceID(ofRecord recordID: String) throws -> String? {
+    package func remoteDeviceID(ofRecord recordID: String) throws -> String? {
         try database.read { db in
             try String.fetchOne(
                 db, sql: "SELECT device_id FROM sync_remote_records WHERE record_id = ?", arguments: [recordID])
@@ -277,7 +256,7 @@ public final class SyncStorage: Sendable {
     }
 
     /// The payload of another device's record, as received.
-    public func remoteRecord(_ recordID: String) throws -> SyncRecordContent? {
+    package func remoteRecord(_ recordID: String) throws -> SyncRecordContent? {
         try database.read { db in
             guard let row = try Row.fetchOne(
                 db, sql: "SELECT kind, payload FROM sync_remote_records WHERE record_id = ? AND payload <> ''",
@@ -308,7 +287,7 @@ extension SyncStorage {
     /// count after each commit that touched the outbox, equal ones included (a
     /// record acknowledged and another marked leave the count as it was, and the
     /// second still needs sending). Other processes' commits are noticed too.
-    public func observePendingCount(onChange: @escaping @Sendable (Result<Int, any Error>) -> Void) -> any StoreObservation {
+    package func observePendingCount(onChange: @escaping @Sendable (Result<Int, any Error>) -> Void) -> any StoreObservation {
         SnapshotObserver(
             database: database, tables: ["sync_outbox"],
             fetch: { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_outbox") ?? 0 },

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The kind of a synced record (docs/sync-protocol.md, "Keys").
-public enum SyncRecordKind: String, Sendable, Hashable, CaseIterable, Codable {
+package enum SyncRecordKind: String, Sendable, Hashable, CaseIterable, Codable {
     /// A device: its name, form factor and windows.
     case device
     /// An open tab.
@@ -13,7 +13,7 @@ public enum SyncRecordKind: String, Sendable, Hashable, CaseIterable, Codable {
 }
 
 /// The payload version this library writes; a reader keeps the fields it knows of a newer one.
-public let syncPayloadVersion = 1
+package let syncPayloadVersion = 1
 
 /// One navigation of a synced tab. Times are milliseconds since 1970 (UTC).
 public struct SyncedNavigation: Sendable, Hashable, Codable {
@@ -45,18 +45,18 @@ public struct SyncedNavigation: Sendable, Hashable, Codable {
 }
 
 /// One open window of a device record.
-public struct SyncedWindow: Sendable, Hashable, Codable {
+package struct SyncedWindow: Sendable, Hashable, Codable {
     /// The window's (browser's) id.
-    public var id: String
+    package var id: String
     /// Its active tab's id.
-    public var activeTab: String?
+    package var activeTab: String?
     /// How many tabs it holds.
-    public var tabs: Int
+    package var tabs: Int
     /// When it was last active, in milliseconds since 1970.
-    public var lastActive: Int64
+    package var lastActive: Int64
 
     /// Creates a window entry.
-    public init(id: String, activeTab: String?, tabs: Int, lastActive: Int64) {
+    package init(id: String, activeTab: String?, tabs: Int, lastActive: Int64) {
         self.id = id
         self.activeTab = activeTab
         self.tabs = tabs
@@ -71,18 +71,18 @@ public struct SyncedWindow: Sendable, Hashable, Codable {
 }
 
 /// A `device` record: grows with windows, not with tabs.
-public struct SyncedDevice: Sendable, Hashable, Codable {
+package struct SyncedDevice: Sendable, Hashable, Codable {
     /// The payload version.
-    public var v: Int
+    package var v: Int
     /// The device's name.
-    public var name: String
+    package var name: String
     /// `desktop`, `phone`, `tablet` or `unknown`.
-    public var formFactor: String
+    package var formFactor: String
     /// Its open windows.
-    public var windows: [SyncedWindow]
+    package var windows: [SyncedWindow]
 
     /// Creates a device record.
-    public init(name: String, formFactor: String, windows: [SyncedWindow], v: Int = syncPayloadVersion) {
+    package init(name: String, formFactor: String, windows: [SyncedWindow], v: Int = syncPayloadVersion) {
         self.v = v
         self.name = name
         self.formFactor = formFactor
@@ -96,30 +96,30 @@ public struct SyncedDevice: Sendable, Hashable, Codable {
 }
 
 /// A `tab` record: one open tab with the navigations around its current one.
-public struct SyncedTab: Sendable, Hashable, Codable {
+package struct SyncedTab: Sendable, Hashable, Codable {
     /// The payload version.
-    public var v: Int
+    package var v: Int
     /// The tab's id.
-    public var id: String
+    package var id: String
     /// Its window's id.
-    public var window: String
+    package var window: String
     /// Its place: a window's tabs in ascending sort key.
-    public var sortKey: Int64
+    package var sortKey: Int64
     /// Whether it is pinned.
-    public var pinned: Bool
+    package var pinned: Bool
     /// Its group's id.
-    public var group: String?
+    package var group: String?
     /// The tab that opened it.
-    public var opener: String?
+    package var opener: String?
     /// When it was last active, in milliseconds since 1970.
-    public var lastActive: Int64
+    package var lastActive: Int64
     /// The index of the current page in ``navigations``.
-    public var current: Int?
+    package var current: Int?
     /// At most 12 navigations: from current−6 to current+5.
-    public var navigations: [SyncedNavigation]
+    package var navigations: [SyncedNavigation]
 
     /// Creates a tab record.
-    public init(
+    package init(
         id: String, window: String, sortKey: Int64, pinned: Bool, group: String?, opener: String?,
         lastActive: Int64, current: Int?, navigations: [SyncedNavigation], v: Int = syncPayloadVersion
     ) {
@@ -136,7 +136,7 @@ public struct SyncedTab: Sendable, Hashable, Codable {
     }
 
     /// The page the tab shows.
-    public var currentNavigation: SyncedNavigation? {
+    package var currentNavigation: SyncedNavigation? {
         current.flatMap { navigations.indices.contains($0) ? navigations[$0] : nil }
     }
 
@@ -148,22 +148,22 @@ public struct SyncedTab: Sendable, Hashable, Codable {
 }
 
 /// A `group` record.
-public struct SyncedGroup: Sendable, Hashable, Codable {
+package struct SyncedGroup: Sendable, Hashable, Codable {
     /// The payload version.
-    public var v: Int
+    package var v: Int
     /// The group's id.
-    public var id: String
+    package var id: String
     /// Its window's id.
-    public var window: String
+    package var window: String
     /// Its title (may be empty).
-    public var title: String
+    package var title: String
     /// Its colour's name.
-    public var color: String
+    package var color: String
     /// Whether it is collapsed.
-    public var collapsed: Bool
+    package var collapsed: Bool
 
     /// Creates a group record.
-    public init(id: String, window: String, title: String, color: String, collapsed: Bool, v: Int = syncPayloadVersion) {
+    package init(id: String, window: String, title: String, color: String, collapsed: Bool, v: Int = syncPayloadVersion) {
         self.v = v
         self.id = id
         self.window = window
@@ -174,24 +174,24 @@ public struct SyncedGroup: Sendable, Hashable, Codable {
 }
 
 /// A `closed` record: one recently closed tab (a closed window gives one per tab).
-public struct SyncedClosedTab: Sendable, Hashable, Codable {
+package struct SyncedClosedTab: Sendable, Hashable, Codable {
     /// The payload version.
-    public var v: Int
+    package var v: Int
     /// The tab's id.
-    public var id: String
+    package var id: String
     /// The window it was closed from.
-    public var window: String?
+    package var window: String?
     /// When it was closed, in milliseconds since 1970.
-    public var closedAt: Int64
+    package var closedAt: Int64
     /// The title of the group it was in.
-    public var groupTitle: String?
+    package var groupTitle: String?
     /// The index of the current page in ``navigations``.
-    public var current: Int?
+    package var current: Int?
     /// At most 12 navigations around the current one.
-    public var navigations: [SyncedNavigation]
+    package var navigations: [SyncedNavigation]
 
     /// Creates a closed-tab record.
-    public init(
+    package init(
         id: String, window: String?, closedAt: Int64, groupTitle: String?, current: Int?,
         navigations: [SyncedNavigation], v: Int = syncPayloadVersion
     ) {
@@ -205,7 +205,7 @@ public struct SyncedClosedTab: Sendable, Hashable, Codable {
     }
 
     /// The page the tab showed.
-    public var currentNavigation: SyncedNavigation? {
+    package var currentNavigation: SyncedNavigation? {
         current.flatMap { navigations.indices.contains($0) ? navigations[$0] : nil }
     }
 
@@ -217,7 +217,7 @@ public struct SyncedClosedTab: Sendable, Hashable, Codable {
 }
 
 /// What one synced record holds.
-public enum SyncRecordContent: Sendable, Hashable {
+package enum SyncRecordContent: Sendable, Hashable {
     /// A device record.
     case device(SyncedDevice)
     /// An open tab.
@@ -228,7 +228,7 @@ public enum SyncRecordContent: Sendable, Hashable {
     case closed(SyncedClosedTab)
 
     /// The record's kind.
-    public var kind: SyncRecordKind {
+    package var kind: SyncRecordKind {
         switch self {
         case .device: .device
         case .tab: .tab
@@ -238,7 +238,7 @@ public enum SyncRecordContent: Sendable, Hashable {
     }
 
     /// The payload's JSON (keys sorted, so the same content gives the same bytes).
-    public func encoded() throws -> Data {
+    package func encoded() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         switch self {
@@ -250,7 +250,7 @@ public enum SyncRecordContent: Sendable, Hashable {
     }
 
     /// Reads a payload of `kind`; fields it does not know are ignored.
-    public static func decoded(_ data: Data, kind: SyncRecordKind) throws -> SyncRecordContent {
+    package static func decoded(_ data: Data, kind: SyncRecordKind) throws -> SyncRecordContent {
         let decoder = JSONDecoder()
         switch kind {
         case .device: return .device(try decoder.decode(SyncedDevice.self, from: data))

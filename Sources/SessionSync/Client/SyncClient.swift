@@ -1,5 +1,5 @@
 import Foundation
-import SessionStorage
+@_spi(SyncInternals) import SessionStorage
 import SessionModel
 
 /// Syncs one store with its account's other devices through a sync server.

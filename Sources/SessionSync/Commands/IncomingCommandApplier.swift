@@ -1,6 +1,6 @@
 import Foundation
 import SessionModel
-import SessionStorage
+@_spi(SyncInternals) import SessionStorage
 
 /// Applies commands from the account's other devices to this store, through
 /// the repositories, so that the browsers' mediators show each change like any

@@ -42,7 +42,7 @@ public struct AccountKeys: Sendable {
     /// The record id of a device's local record: 32 hex digits of
     /// HMAC-SHA256(kind, device id, local id). The device is part of it: two devices
     /// holding the same tab (a session imported on both) publish two records.
-    public func recordID(kind: SyncRecordKind, deviceID: String, localID: String) -> String {
+    package func recordID(kind: SyncRecordKind, deviceID: String, localID: String) -> String {
         let code = HMAC<SHA256>.authenticationCode(
             for: Data("\(kind.rawValue)\n\(deviceID)\n\(localID)".utf8), using: recordIDKey)
         return Data(code).prefix(16).hexText

@@ -5,9 +5,9 @@ import SessionStorage
 /// Seals and opens records as docs/sync-protocol.md, "A sealed record", says:
 /// `0x01 || nonce || ciphertext || tag`, ChaCha20-Poly1305 with associated data
 /// that binds account, device, record id, kind and version.
-public struct RecordSealer: Sendable {
+package struct RecordSealer: Sendable {
     /// The largest sealed record, in bytes.
-    public static let maximumSealedBytes = 16 * 1024
+    package static let maximumSealedBytes = 16 * 1024
     /// The sealed format's version byte.
     static let formatVersion: UInt8 = 1
     /// Bytes a sealed record adds to its payload.
@@ -18,7 +18,7 @@ public struct RecordSealer: Sendable {
     let account: AccountKeys
 
     /// A sealer for the account's records.
-    public init(account: AccountKeys) {
+    package init(account: AccountKeys) {
         self.account = account
     }
 
@@ -33,7 +33,7 @@ public struct RecordSealer: Sendable {
     ///
     /// A tab's farthest navigations go first (the current page stays); a
     /// current page that alone is too large keeps its URL cut to the origin.
-    public func seal(
+    package func seal(
         _ content: SyncRecordContent, localID: String, deviceID: String, version: Int64
     ) throws -> (recordID: String, sealed: Data) {
         let recordID = account.recordID(kind: content.kind, deviceID: deviceID, localID: localID)
@@ -50,7 +50,7 @@ public struct RecordSealer: Sendable {
 
     /// Opens a record of `deviceID`: its content and payload, or `nil` when it
     /// authenticates under no kind or names another record (tampered or foreign).
-    public func open(
+    package func open(
         _ sealed: Data, recordID: String, deviceID: String, version: Int64
     ) -> (content: SyncRecordContent, payload: String)? {
         guard sealed.count > Self.overhead, sealed.first == Self.formatVersion,

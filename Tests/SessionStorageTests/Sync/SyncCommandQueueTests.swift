@@ -2,7 +2,7 @@ import Foundation
 import SessionModel
 import SessionTestSupport
 import Testing
-@testable import SessionStorage
+@_spi(SyncInternals) @testable import SessionStorage
 
 /// The command queue of migration 0005 and the store's side of received
 /// commands: a command leaves no earlier than its undo window's end, an undo

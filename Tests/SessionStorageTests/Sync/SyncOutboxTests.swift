@@ -2,7 +2,7 @@ import Foundation
 import SessionModel
 import SessionTestSupport
 import Testing
-@testable import SessionStorage
+@_spi(SyncInternals) @testable import SessionStorage
 
 /// The outbox of migration 0004: nothing while sync is off; every change to a
 /// synced row marked in its own transaction while it is on; records built from

@@ -1,6 +1,7 @@
 import Foundation
 import SyncServerHarness
-import SessionStore
+// SyncInternals: the store's command queue and applied ids, which these tests check; not API an app sees.
+@_spi(SyncInternals) import SessionStore
 import SessionSync
 import Testing
 

@@ -1,7 +1,8 @@
 import Foundation
 import SyncServerHarness
 import PostgresNIO
-import SessionStore
+// SyncInternals: the store's full-sync flag, which these tests check; not API an app sees.
+@_spi(SyncInternals) import SessionStore
 import SessionSync
 import Testing
 
