@@ -18,10 +18,22 @@ public final class WatchProcess {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
-        out.fileHandleForReading.readabilityHandler = { [stdout] in stdout.record($0.availableData) }
-        err.fileHandleForReading.readabilityHandler = { [stderr] in stderr.record($0.availableData) }
         process.terminationHandler = { [exit] in exit.record($0.terminationStatus) }
         try process.run()
+        Self.read(out.fileHandleForReading, into: stdout)
+        Self.read(err.fileHandleForReading, into: stderr)
+    }
+
+    /// Records what arrives on `handle` until its end, from a thread of its own that
+    /// blocks in `read`. Not `readabilityHandler`: its dispatch read source, left
+    /// registered when the pipe is closed, crashed libdispatch's event loop
+    /// (`_dispatch_event_loop_drain`) in a test process under load.
+    private static func read(_ handle: FileHandle, into recorder: ValueRecorder<Data>) {
+        Thread.detachNewThread {
+            while case let chunk = handle.availableData, !chunk.isEmpty {
+                recorder.record(chunk)
+            }
+        }
     }
 
     /// The lines printed so far.
