@@ -74,10 +74,10 @@ final class Progress {
         done += count
         guard enabled, Date().timeIntervalSince(lastPrinted) > 0.1 || done == total else { return }
         lastPrinted = Date()
-        FileHandle.standardError.write(Data("\r\(done)/\(total) tabs".utf8))
+        StandardError.write("\r\(done)/\(total) tabs")
     }
 
     func finish() {
-        if enabled { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if enabled { StandardError.write("\r\u{1B}[K") }
     }
 }

@@ -70,7 +70,7 @@ enum ExitStatus {
     /// Prints `message` as one line on stderr and exits with `status`; control
     /// characters from a document, a name or a path are escaped, never sent raw.
     static func fail(message: String, status: Int32) -> Never {
-        FileHandle.standardError.write(Data("sessionstore: \(shown(message))\n".utf8))
+        StandardError.write("sessionstore: \(shown(message))\n")
         exit(status)
     }
 }

@@ -246,7 +246,7 @@ extension SessionStore {
             let name = (file as NSString).lastPathComponent
             for line in imported.skipped {
                 let place = line.hasPrefix(name + ":") ? "" : "\(shown(file)): "
-                FileHandle.standardError.write(Data("sessionstore: note: \(place)\(shown(line))\n".utf8))
+                StandardError.write("sessionstore: note: \(place)\(shown(line))\n")
             }
             return archive
         }

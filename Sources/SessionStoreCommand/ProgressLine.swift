@@ -42,14 +42,14 @@ final class ProgressLine {
                 text += ", about \(Int((elapsed / fraction - elapsed).rounded())) s left"
             }
         }
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+        StandardError.write("\r\u{1B}[K\(text)")
         drawn = true
     }
 
     /// Erases the line.
     func finish() {
         guard drawn else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        StandardError.write("\r\u{1B}[K")
         drawn = false
     }
 }

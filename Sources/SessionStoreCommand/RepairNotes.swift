@@ -18,7 +18,7 @@ struct RepairNotes {
         for repair in repairs.dropFirst(reported) {
             let line = "sessionstore: note: \(shown(path)): read around damage: \(shown(repair.description)). "
                 + "The file is unchanged; run `sessionstore check --db \(shown(path))`.\n"
-            FileHandle.standardError.write(Data(line.utf8))
+            StandardError.write(line)
         }
         reported = repairs.count
     }

@@ -38,8 +38,8 @@ extension SessionStore {
                 print("sent \(report.commandsSent) commands, applied \(report.commandsApplied)")
             }
             if !report.rejected.isEmpty {
-                FileHandle.standardError.write(Data(
-                    "sessionstore: \(report.rejected.count) records did not open (tampered, or sealed with other keys) and were skipped: \(report.rejected.prefix(5).joined(separator: ", "))\n".utf8))
+                StandardError.write(
+                    "sessionstore: \(report.rejected.count) records did not open (tampered, or sealed with other keys) and were skipped: \(report.rejected.prefix(5).joined(separator: ", "))\n")
             }
         }
     }

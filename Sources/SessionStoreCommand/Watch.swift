@@ -71,7 +71,7 @@ extension SessionStore {
                 return given
             }
             guard let first = try browsers.browsers().first else {
-                FileHandle.standardError.write(Data("sessionstore: \(options.path): no browser to watch.\n".utf8))
+                StandardError.write("sessionstore: \(options.path): no browser to watch.\n")
                 throw ExitCode(ExitStatus.dataError)
             }
             return first.id
@@ -94,14 +94,35 @@ private final class WatchSession: WebStateListConsumer {
 
     private let browser: BrowserID
     private let path: String
+    /// The file watched: its device and inode when the watch opened it.
+    private let opened: FileIdentity?
+    /// Checks, as often as other processes' changes are looked for, that the path still names that file.
+    private var fileCheck: (any DispatchSourceTimer)?
 
     init(browser: BrowserID, database: SessionDatabase, path: String) {
         self.browser = browser
         self.path = path
         self.database = database
+        opened = FileIdentity(path: path)
         notes = RepairNotes(path: path)
         mediator = WebStateListMediator(
             browser: browser, tabs: SQLiteWebStateListRepository(database: database), consumer: self)
+        let timer = DispatchSource.makeTimerSource(queue: .main)
+        let interval = StoreObservationDelivery.externalChangeLatency
+        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(20))
+        timer.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.checkFile() } }
+        timer.resume()
+        fileCheck = timer
+    }
+
+    /// A store deleted or replaced under the watch (moved away, another file renamed
+    /// over it) would never change again for it: say so and stop, as for a store that
+    /// cannot be read. `stat` only: no descriptor is opened on the store's files.
+    private func checkFile() {
+        guard let opened, FileIdentity(path: path) != opened else { return }
+        let what = FileIdentity(path: path) == nil ? "deleted or moved away" : "replaced by another file"
+        StandardError.write("sessionstore: \(shown(path)): the store was \(what) while watched; watch it again to follow the file now there.\n")
+        stop(status: ExitStatus.dataError)
     }
 
     /// Catches SIGINT and SIGTERM on the main queue (once).
@@ -150,7 +171,7 @@ private final class WatchSession: WebStateListConsumer {
     func configure(with snapshot: TabStripSnapshot) {
         Self.printLine("\(Self.describe(snapshot))")
         // Said once the strip was read: a store that cannot be read gets its one error line alone.
-        FileHandle.standardError.write(Data("watching browser \(browser) in \(path); Ctrl-C to stop\n".utf8))
+        StandardError.write("watching browser \(browser) in \(path); Ctrl-C to stop\n")
         notes.report(database)
     }
 
@@ -166,14 +187,19 @@ private final class WatchSession: WebStateListConsumer {
             stop(status: 0)
         case .failed(let message):
             // The store could not be read (a damaged page, the file gone): bad input, as elsewhere.
-            FileHandle.standardError.write(Data("sessionstore: \(message)\n".utf8))
+            StandardError.write("sessionstore: \(message)\n")
             stop(status: ExitStatus.dataError)
         }
     }
 
-    /// Writes one line to stdout at once (no buffering, so a pipe sees it live).
+    /// Writes one line to stdout at once (no buffering, so a pipe sees it live);
+    /// a stdout that cannot take it (closed, full, a pipe nobody reads) ends the
+    /// watch with one line on stderr and exit 74, never a trap.
     private static func printLine(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        guard StandardStreams.write(line + "\n", to: 1) else {
+            StandardError.write("sessionstore: cannot write to standard output; stopping the watch.\n")
+            exit(ExitStatus.ioError)
+        }
     }
 
     /// The strip on one line: `3 tabs: "Docs" | "News"* [ Work: "Mail" "https://example.org/" ]`.

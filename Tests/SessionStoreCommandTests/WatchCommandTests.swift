@@ -107,6 +107,28 @@ import Testing
         #expect(watch.lines == ["1 tab: | (empty)*", "closed"])
     }
 
+    /// A store deleted, or replaced by another file renamed over it, under a running
+    /// watch: one line on stderr and exit 65, as for a store that cannot be read.
+    @Test(arguments: ["deleted", "replaced"])
+    func watch_storeDeletedOrReplaced_saysSo_andExits65(how: String) throws {
+        try TemporaryDirectory.with { dir in
+            #expect(try binary.run(["demo", "--browsers", "1", "--tabs", "3"], in: dir.path).status == 0)
+            let path = dir.file("sessionstore.sqlite")
+            let watch = try WatchProcess(path: binary.path, arguments: ["--db", path], in: dir.path)
+            defer { if watch.process.isRunning { watch.process.terminate() } }
+            #expect(watch.waitForLines { $0.count >= 1 }, "no initial line; stderr: \(watch.errorText)")
+            if how == "deleted" {
+                try FileManager.default.moveItem(atPath: path, toPath: dir.file("moved.sqlite"))
+            } else {
+                #expect(try binary.run(["demo", "--db", "other.sqlite", "--browsers", "1", "--tabs", "2"], in: dir.path).status == 0)
+                #expect(rename(dir.file("other.sqlite"), path) == 0)
+            }
+            #expect(watch.waitForExit() == 65, "stderr: \(watch.errorText)")
+            #expect(watch.errorText.contains(how == "deleted" ? "deleted or moved away" : "replaced by another file"),
+                    "stderr: \(watch.errorText)")
+        }
+    }
+
     @Test func watch_missingFile_failsLikeTheOtherSubcommands() throws {
         try TemporaryDirectory.with { dir in
             let result = try binary.run(["watch", "--db", "missing.sqlite"], in: dir.path)
