@@ -38,6 +38,7 @@ public struct SessionStore: ParsableCommand {
     /// Parses the arguments, runs the subcommand, and exits with the status
     /// ``ExitStatus`` gives its outcome: one line on stderr, no trace.
     public static func main(_ arguments: [String]?) {
+        refuseUnknownSubcommand(arguments ?? Array(CommandLine.arguments.dropFirst()))
         do {
             var command = try parseAsRoot(arguments)
             try command.run()
@@ -64,6 +65,18 @@ public struct SessionStore: ParsableCommand {
         } catch {
             exit(withError: error)
         }
+    }
+
+    /// A first argument that is neither an option nor a subcommand is an unknown
+    /// subcommand: say so (the parser would blame the first option after it,
+    /// "Unknown option '--db'").
+    static func refuseUnknownSubcommand(_ arguments: [String]) {
+        guard let first = arguments.first, !first.hasPrefix("-"), first != "help" else { return }
+        let names = configuration.subcommands.map { $0._commandName }
+        guard !names.contains(first) else { return }
+        ExitStatus.fail(
+            message: "unknown subcommand '\(first)'; `sessionstore --help` lists them (\(names.joined(separator: ", "))).",
+            status: ExitStatus.usage)
     }
 
     /// Runs with the process's own arguments.

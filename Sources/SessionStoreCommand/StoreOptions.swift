@@ -12,7 +12,8 @@ struct StoreOptions: ParsableArguments {
         valueName: "path"))
     var db: String?
 
-    @Option(name: .customLong("busy-timeout"), help: ArgumentHelp(
+    // `.unconditional`: "-1" is this option's value (refused by validate()), not an unknown flag.
+    @Option(name: .customLong("busy-timeout"), parsing: .unconditional, help: ArgumentHelp(
         "Seconds to wait for another process's lock.", valueName: "seconds"))
     var busyTimeout: Double = 5
 
