@@ -82,6 +82,12 @@ public enum SessionStoreFile {
         }
         do {
             let applied = try migrateInPlace(atPath: path, configuration: configuration, migrator: migrator)
+            if state == .empty {
+                // An empty file made into a store gets a new store's mode: the store holds browsing history.
+                for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+                    chmod(path + suffix, 0o600)
+                }
+            }
             return MigrationReport(created: false, migrations: applied, backupPath: backupPath)
         } catch {
             throw StorageError(error, path: path, operation: "migrating")
