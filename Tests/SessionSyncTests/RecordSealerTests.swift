@@ -93,6 +93,15 @@ import Testing
         #expect(loaded.seed == Self.seed && loaded.device.deviceID == credentials.device.deviceID && loaded.versionFloor == 42)
         #expect(loaded.device.publicKeyText == credentials.device.publicKeyText)
 
+        // Readable by others: refused, as ssh refuses an open key, and left as it is.
+        #expect(chmod(file.path, 0o644) == 0)
+        #expect { try file.load() } throws: { error in
+            guard case SyncError.invalidKeys(_, let reason) = error else { return false }
+            return reason.contains("mode is 644") && reason.contains("chmod 600")
+        }
+        #expect(chmod(file.path, 0o600) == 0)
+        #expect(try file.load() != nil)
+
         for garbage in ["", "{}", "[1,2]", #"{"format":"sessionstore-sync-keys","version":9,"seed":"","device_id":"","device_key":"","version_floor":1}"#] {
             try Data(garbage.utf8).write(to: URL(fileURLWithPath: file.path))
             #expect(throws: SyncError.self) { try file.load() }

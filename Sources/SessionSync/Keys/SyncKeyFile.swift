@@ -37,8 +37,23 @@ public struct SyncKeyFile: SyncKeyStore {
         }
     }
 
+    /// Reads the credentials; `nil` when there is no file.
+    ///
+    /// A file that others may read or write (any group or other permission bit,
+    /// such as mode 0644) is refused, as ssh refuses an open private key: the seed
+    /// opens every tab of the account on every device.
+    ///
+    /// - Throws: ``SyncError/invalidKeys(path:reason:)``.
     public func load() throws -> SyncCredentials? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
+        if let mode = (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue,
+           mode & 0o077 != 0 {
+            throw SyncError.invalidKeys(
+                path: path,
+                reason: "its mode is \(String(mode & 0o777, radix: 8)), so others may read the account's seed; "
+                    + "if no one else has, make it private with `chmod 600` (if someone may have, move the devices to a new "
+                    + "account with `sessionstore pair --rotate`)")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
