@@ -13,7 +13,9 @@ extension SessionStore {
                 navigation histories and a recently closed tab, all through the library, \
                 and browses in an off-the-record browser that leaves no trace in the file. \
                 In an empty store, the same --seed gives the same tabs and histories; \
-                in a store that already holds a session, the demo adds one with new identifiers.
+                in a store that already holds a session, the demo adds one with new identifiers. \
+                After the tree it names the closed tab (and the command that restores it), the \
+                off-the-record window, and what to try next.
                 """)
 
         @OptionGroup var options: StoreOptions
@@ -50,11 +52,28 @@ extension SessionStore {
             for _ in 0..<browsers {
                 try generator.fillBrowser(in: database, tabCount: tabs, progress: progress)
             }
-            try generator.closeOneTab(in: database)
-            try generator.browseOffTheRecord()
+            let closed = try generator.closeOneTab(in: database)
+            let privatePage = try generator.browseOffTheRecord()
             progress.finish()
             print(try SessionReport(database: database, includeClosed: false).text)
             try database.close()
+            print(Self.epilogue(closed: closed, privatePage: privatePage, path: options.path))
+        }
+
+        /// What the demo made besides the tree, and what to try next.
+        static func epilogue(closed: RecentlyClosedEntry?, privatePage: String, path: String) -> String {
+            let quoted = path.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._/-".contains($0)) }
+                ? path : "'" + shown(path).replacingOccurrences(of: "'", with: "'\\''") + "'"
+            let db = path == "sessionstore.sqlite" ? "" : " --db \(quoted)"
+            var lines: [String] = [""]
+            if let closed, let tab = closed.tabs.first {
+                let title = tab.page.map { $0.title.isEmpty ? $0.url : "\(String(reflecting: $0.title)) (\($0.url))" } ?? "an empty tab"
+                lines.append("closed: \(title), restorable with `sessionstore restore \(closed.id.uuidString)\(db)`")
+            }
+            lines.append("off the record: a window that visited \(privatePage), kept in memory only: nothing of it is in \(shown(path))")
+            lines.append("next: `sessionstore ls --all\(db)` (the closed tab too), `sessionstore watch\(db)` (then change the store "
+                + "from another terminal), `sessionstore search WORD\(db)`, `sessionstore check\(db)`")
+            return lines.joined(separator: "\n")
         }
     }
 }

@@ -85,15 +85,23 @@ struct DemoSession {
     }
 
     /// Closes the last tab of the last browser, so the store has a recently closed entry.
-    mutating func closeOneTab(in database: SessionDatabase) throws {
-        guard let browser = lastBrowser else { return }
+    ///
+    /// - Returns: The entry the close made, or `nil` when the browser had one tab only.
+    @discardableResult
+    mutating func closeOneTab(in database: SessionDatabase) throws -> RecentlyClosedEntry? {
+        guard let browser = lastBrowser else { return nil }
         let lists = SQLiteWebStateListRepository(database: database)
         let count = try lists.webStateList(in: browser).count
-        if count > 1 { try lists.close(in: browser, at: count - 1) }
+        guard count > 1 else { return nil }
+        try lists.close(in: browser, at: count - 1)
+        return try SQLiteRecentlyClosedRepository(database: database).entries().first
     }
 
     /// Browses in an off-the-record browser: an in-memory store, never the file.
-    mutating func browseOffTheRecord() throws {
+    ///
+    /// - Returns: The page it visited.
+    @discardableResult
+    mutating func browseOffTheRecord() throws -> String {
         let memory = try SessionDatabase.inMemory()
         let browser = try SQLiteBrowserRepository(database: memory).createBrowser().id
         let tab = WebState(id: WebStateID(rawValue: identifier()))
@@ -101,5 +109,6 @@ struct DemoSession {
         try SQLiteNavigationHistoryRepository(database: memory).commit(
             NavigationItem(url: "https://private.example.com/", title: "Private"), in: tab.id)
         try SQLiteBrowserRepository(database: memory).closeBrowser(browser)
+        return "https://private.example.com/"
     }
 }

@@ -227,10 +227,22 @@ import Testing
             #expect(first.stderr.isEmpty)  // no progress when stderr is not a terminal
             #expect(try binary.run(["check", "--db", dir.file("one.sqlite")], in: dir.path).status == 0)
             let second = try binary.run(["demo", "--db", dir.file("two.sqlite"), "--tabs", "9", "--seed", "7"], in: dir.path)
-            func tabLines(_ text: String) -> [String] { text.split(separator: "\n").filter { !$0.hasPrefix("browser ") }.map(String.init) }
+            // The tree, before the epilogue's blank line (the closed entry's identifier is new each time).
+            func tabLines(_ text: String) -> [String] {
+                text.components(separatedBy: "\n\n")[0].split(separator: "\n").filter { !$0.hasPrefix("browser ") }.map(String.init)
+            }
             #expect(tabLines(first.stdout) == tabLines(second.stdout))
             let closed = try binary.run(["closed", "--db", dir.file("one.sqlite")], in: dir.path)
             #expect(closed.stdout.hasPrefix("recently closed: 1\n"))
+            // The epilogue names the closed tab (restorable by the command it gives), the
+            // off-the-record window, and what to try next.
+            let epilogue = first.stdout.components(separatedBy: "\n\n").last ?? ""
+            let restoreLine = try #require(epilogue.split(separator: "\n").first { $0.hasPrefix("closed: ") })
+            let id = try #require(restoreLine.split(separator: "`").dropFirst().first?.split(separator: " ").dropFirst(2).first)
+            #expect(epilogue.contains("off the record: a window that visited https://private.example.com/"))
+            #expect(epilogue.contains("next: `sessionstore ls --all --db "))
+            let restored = try binary.run(["restore", String(id), "--db", dir.file("one.sqlite")], in: dir.path)
+            #expect(restored.status == 0, "\(restored)")
             for file in try filesBelow(dir.path) {
                 let bytes = try #require(fileBytes(dir.file(file)))
                 #expect(bytes.range(of: Data("private.example.com".utf8)) == nil, "\(file) holds off-the-record data")
