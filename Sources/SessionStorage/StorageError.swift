@@ -34,6 +34,9 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible, L
     case busy(path: String)
     /// The file or its directory cannot be written.
     case readOnly(path: String, reason: String)
+    /// The file system holding the file is full (or the user's quota is spent):
+    /// the write that met it wrote nothing.
+    case diskFull(path: String)
     /// Another SQLite or I/O failure, with its context.
     case sqlite(path: String, operation: String, reason: String)
     /// The database has migrations this binary knows but has not applied yet.
@@ -58,6 +61,29 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible, L
     /// An import document is malformed or inconsistent: where (a JSON path or a
     /// line and column) and what; the store was not changed.
     case invalidArchive(location: String, reason: String)
+
+    /// A failed write to `path` as the error to report: ``diskFull(path:)`` when the
+    /// file system is full or the quota spent (`ENOSPC`, `EDQUOT`, in `error` or an
+    /// error beneath it), else ``readOnly(path:reason:)``.
+    package static func writing(_ path: String, failedWith error: any Error) -> StorageError {
+        if let error = error as? StorageError { return error }
+        var current: NSError? = error as NSError
+        while let nsError = current {
+            if nsError.domain == NSPOSIXErrorDomain && (nsError.code == Int(ENOSPC) || nsError.code == Int(EDQUOT)) {
+                return .diskFull(path: path)
+            }
+            if nsError.domain == NSCocoaErrorDomain && nsError.code == NSFileWriteOutOfSpaceError {
+                return .diskFull(path: path)
+            }
+            current = nsError.userInfo[NSUnderlyingErrorKey] as? NSError
+        }
+        return .readOnly(path: path, reason: "\(error)")
+    }
+
+    /// An `errno` from a failed write to `path`, as ``writing(_:failedWith:)`` reports it.
+    package static func writing(_ path: String, errno code: Int32) -> StorageError {
+        code == ENOSPC || code == EDQUOT ? .diskFull(path: path) : .readOnly(path: path, reason: String(cString: strerror(code)))
+    }
 
     /// The message: one sentence naming the file and what to do.
     public var description: String {
@@ -84,6 +110,8 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible, L
             "\(shown(path)): the database is locked by another process; try again when it is idle."
         case .readOnly(let path, let reason):
             "\(shown(path)): cannot write (\(reason)); check the file's and directory's permissions."
+        case .diskFull(let path):
+            "\(shown(path)): the disk is full; nothing was written. Free some space and try again."
         case .sqlite(let path, let operation, let reason):
             "\(shown(path)): \(operation) failed (\(reason))."
         case .migrationsPending(let path, let pending):

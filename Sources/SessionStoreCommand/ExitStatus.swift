@@ -35,6 +35,7 @@ enum ExitStatus {
         case .databaseNewerThanBinary: newerDatabase
         case .busy: temporaryFailure
         case .readOnly, .directoryNotFound, .fileExists: cannotCreate
+        case .diskFull: ioError
         case .migrationFailed, .sqlite: software
         }
     }

@@ -21,7 +21,7 @@ public struct SessionStore: ParsableCommand {
               66  the database file does not exist
               70  a migration or SQLite operation failed unexpectedly
               73  the file or its directory cannot be written, or a file to create exists
-              74  writing the output failed
+              74  writing the output failed, or the disk is full
               75  the database is locked by another process beyond the busy timeout
               78  the database is newer than this tool
             """,

@@ -33,4 +33,29 @@ import Testing
             #expect(result.stderr.contains("cannot write to standard output"), "\(result)")
         }
     }
+
+    /// `export --output` and `recover --output` on a full disk: one line that says so
+    /// and names the output, exit 74, and nothing left behind. A 64 KiB tmpfs is the
+    /// full disk (mounting needs root, as CI runs).
+    @Test(.enabled(if: getuid() == 0, "mounting a small tmpfs needs root"))
+    func exportAndRecover_onAFullDisk_sayDiskFull_exit74_andLeaveNothing() throws {
+        try TemporaryDirectory.with { dir in
+            #expect(try runTool(["demo", "--db", "big.sqlite", "--browsers", "3", "--tabs", "300"], in: dir.path).status == 0)
+            let tiny = dir.file("tiny")
+            try FileManager.default.createDirectory(atPath: tiny, withIntermediateDirectories: true)
+            let mount = try runTool(["-t", "tmpfs", "-o", "size=64k", "tmpfs", tiny], in: dir.path, binary: "/bin/mount")
+            try #require(mount.status == 0, "\(mount)")
+            defer { _ = try? runTool([tiny], in: dir.path, binary: "/bin/umount") }
+            for (arguments, output) in [
+                (["export", "--db", "big.sqlite", "--output", "tiny/out.json"], "tiny/out.json"),
+                (["recover", "--db", "big.sqlite", "--output", "tiny/r.sqlite"], "tiny/r.sqlite"),
+            ] {
+                let result = try runTool(arguments, in: dir.path)
+                #expect(result.status == 74, "\(arguments[0]): \(result)")
+                #expect(result.stderr == "sessionstore: \(output): the disk is full; nothing was written. Free some space and try again.\n",
+                        "\(arguments[0]): \(result)")
+                #expect(try FileManager.default.contentsOfDirectory(atPath: tiny).isEmpty, "\(arguments[0]) left files behind")
+            }
+        }
+    }
 }

@@ -204,7 +204,7 @@ extension SessionStoreFile {
         let temporary = "\(path).\(UUID().uuidString.prefix(8)).tmp"
         let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw StorageError.readOnly(path: path, reason: String(cString: strerror(errno)))
+            throw StorageError.writing(path, errno: errno)
         }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         do {
@@ -212,7 +212,7 @@ extension SessionStoreFile {
                 do {
                     try handle.write(contentsOf: data)
                 } catch {
-                    throw StorageError.readOnly(path: path, reason: "\(error)")
+                    throw StorageError.writing(path, failedWith: error)
                 }
             }
         } catch {
@@ -222,10 +222,10 @@ extension SessionStoreFile {
         do {
             try handle.synchronize()
             try handle.close()
-            guard rename(temporary, path) == 0 else { throw StorageError.readOnly(path: path, reason: String(cString: strerror(errno))) }
+            guard rename(temporary, path) == 0 else { throw StorageError.writing(path, errno: errno) }
         } catch {
             unlink(temporary)
-            throw (error as? StorageError) ?? StorageError.readOnly(path: path, reason: "\(error)")
+            throw StorageError.writing(path, failedWith: error)
         }
     }
 }
@@ -270,6 +270,8 @@ extension StorageError {
             self = .corrupt(path: path, reason: reason)
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             self = .busy(path: path)
+        case .SQLITE_FULL:
+            self = .diskFull(path: path)
         case .SQLITE_READONLY where FileManager.default.fileExists(atPath: path + "-journal"):
             // SQLite takes a rollback journal beside the file for a crashed transaction
             // of its own, and must play it back before anyone may read.

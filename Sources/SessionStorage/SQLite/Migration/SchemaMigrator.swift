@@ -187,6 +187,7 @@ struct SchemaMigrator: Sendable {
                 applied += pending.filter { !left.contains($0) }
                 // Nothing moved since the last attempt: the migration itself fails.
                 if left.count == pending.count || attempt == 5 {
+                    if error.resultCode.primaryResultCode == .SQLITE_FULL { throw StorageError.diskFull(path: path) }
                     throw StorageError.migrationFailed(
                         path: path, identifier: left.first ?? pending[0], reason: error.message ?? "\(error.resultCode)")
                 }

@@ -136,6 +136,10 @@ extension SessionStoreFile {
             return report
         } catch {
             DatabaseFile.removeWithCompanions(building)
+            // The store being built is this call's own file: name the output the caller gave.
+            if case .diskFull = StorageError(error, path: output, operation: "recovering") {
+                throw StorageError.diskFull(path: output)
+            }
             throw StorageError(error, path: output, operation: "recovering")
         }
     }
