@@ -119,14 +119,14 @@ struct TwoStoresTests {
             let phone = try SyncDevice(name: "Phone", seed: laptop.credentials.seed, server: server.process.baseURL)
             let (window, _) = try laptop.window([("Old", "https://old.example/")])
             try await laptop.client.sync()
-            let snapshot = try #require(try laptop.database.takeSnapshot())
+            let snapshot = try #require(try await laptop.database.takeSnapshot())
             try await laptop.tabs.insert(WebState(), in: window, params: .automatic(), navigatingTo: NavigationItem(url: "https://new.example/"))
             try await laptop.client.sync()
             try await phone.client.sync()
             #expect(try phone.remoteURLs()["Laptop"]?.sorted() == ["https://new.example/", "https://old.example/"])
 
             // Back to the snapshot: the rows, the outbox and the version counter are older than the server's.
-            try laptop.database.restoreSnapshot(named: snapshot.name)
+            try await laptop.database.restoreSnapshot(named: snapshot.name)
             #expect(try laptop.sync.state().fullSyncNeeded)
             try await laptop.client.sync()  // a replayed version would be refused (409) and throw here
             try await phone.client.sync()
@@ -134,7 +134,7 @@ struct TwoStoresTests {
             #expect(try !laptop.sync.state().fullSyncNeeded)
 
             // The same after an import that replaces the content.
-            let archive = try laptop.database.exportArchive()
+            let archive = try await laptop.database.exportArchive()
             try await laptop.database.importArchive(archive, replacing: true)
             try await laptop.client.sync()
             try await phone.client.sync()
