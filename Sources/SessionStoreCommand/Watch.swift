@@ -119,8 +119,9 @@ private final class WatchSession: WebStateListConsumer {
     /// over it) would never change again for it: say so and stop, as for a store that
     /// cannot be read. `stat` only: no descriptor is opened on the store's files.
     private func checkFile() {
-        guard let opened, FileIdentity(path: path) != opened else { return }
-        let what = FileIdentity(path: path) == nil ? "deleted or moved away" : "replaced by another file"
+        let now = FileIdentity(path: path)
+        guard let opened, now != opened else { return }
+        let what = now == nil ? "deleted or moved away" : "replaced by another file"
         StandardError.write("sessionstore: \(shown(path)): the store was \(what) while watched; watch it again to follow the file now there.\n")
         stop(status: ExitStatus.dataError)
     }
@@ -169,21 +170,21 @@ private final class WatchSession: WebStateListConsumer {
     }
 
     func configure(with snapshot: TabStripSnapshot) {
-        Self.printLine("\(Self.describe(snapshot))")
+        printLine("\(Self.describe(snapshot))")
         // Said once the strip was read: a store that cannot be read gets its one error line alone.
         StandardError.write("watching browser \(browser) in \(path); Ctrl-C to stop\n")
         notes.report(database)
     }
 
     func update(to snapshot: TabStripSnapshot, diff: TabStripDiff) {
-        Self.printLine("\(diff.summary): \(Self.describe(snapshot))")
+        printLine("\(diff.summary): \(Self.describe(snapshot))")
         notes.report(database)
     }
 
     func tabStripBecameUnavailable(_ reason: Unavailability) {
         switch reason {
         case .closed:
-            Self.printLine("closed")
+            printLine("closed")
             stop(status: 0)
         case .failed(let message):
             // The store could not be read (a damaged page, the file gone): bad input, as elsewhere.
@@ -195,10 +196,10 @@ private final class WatchSession: WebStateListConsumer {
     /// Writes one line to stdout at once (no buffering, so a pipe sees it live);
     /// a stdout that cannot take it (closed, full, a pipe nobody reads) ends the
     /// watch with one line on stderr and exit 74, never a trap.
-    private static func printLine(_ line: String) {
+    private func printLine(_ line: String) {
         guard StandardStreams.write(line + "\n", to: 1) else {
             StandardError.write("sessionstore: cannot write to standard output; stopping the watch.\n")
-            exit(ExitStatus.ioError)
+            stop(status: ExitStatus.ioError)
         }
     }
 

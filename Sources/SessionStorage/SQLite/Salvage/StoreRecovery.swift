@@ -136,11 +136,10 @@ extension SessionStoreFile {
             return report
         } catch {
             DatabaseFile.removeWithCompanions(building)
+            let failure = StorageError(error, path: output, operation: "recovering")
             // The store being built is this call's own file: name the output the caller gave.
-            if case .diskFull = StorageError(error, path: output, operation: "recovering") {
-                throw StorageError.diskFull(path: output)
-            }
-            throw StorageError(error, path: output, operation: "recovering")
+            if case .diskFull = failure { throw StorageError.diskFull(path: output) }
+            throw failure
         }
     }
 
