@@ -17,7 +17,10 @@ extension SessionStore {
         @OptionGroup var options: StoreOptions
         @OptionGroup var keyOptions: SyncKeyOptions
 
-        @Option(help: ArgumentHelp("Join the account of this seed (base64, as `pair` printed it).", valueName: "seed"))
+        // Unconditional: a base64url seed may begin with "-", and must not be taken for an option.
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Join the account of this seed (base64, as `pair` printed it).", valueName: "seed"))
         var seed: String?
 
         @Option(help: ArgumentHelp("This device's name, as other devices show it (default: the host's name).", valueName: "name"))

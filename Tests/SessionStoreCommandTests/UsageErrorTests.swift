@@ -24,4 +24,15 @@ import Testing
             #expect(!result.stderr.contains("Missing value"), "\(result)")
         }
     }
+
+    /// A seed is base64url, so one in 64 begins with "-": `pair --seed -…` joins, as `pair` printed it.
+    @Test func aSeedBeginningWithADash_isTheSeed_notAnOption() throws {
+        try TemporaryDirectory.with { dir in
+            let seed = "-" + String(repeating: "A", count: 42)
+            let result = try binary.run(["pair", "--db", "x.sqlite", "--name", "Phone", "--seed", seed], in: dir.path)
+            #expect(result.status == 0, "\(result)")
+            let shown = try binary.run(["pair", "--db", "x.sqlite", "--show-seed"], in: dir.path)
+            #expect(shown.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == seed, "\(shown)")
+        }
+    }
 }
