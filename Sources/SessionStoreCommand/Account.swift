@@ -16,17 +16,15 @@ extension SessionStore {
         @OptionGroup var options: StoreOptions
         @OptionGroup var connection: SyncConnectionOptions
 
-        @Argument(help: "The device: its name or id (see `sessionstore devices`).")
+        @Argument(help: "The device: its name, its id or a unique prefix of it (see `sessionstore devices`).")
         var device: String
 
         func run() throws {
             let database = try options.openForWriting(create: false)
             defer { try? database.close() }
             let storage = SyncStorage(database: database)
-            let id = (try? RemoteDeviceName.resolve(device, in: storage))?.id ?? device.lowercased()
-            guard UUID(uuidString: id) != nil else {
-                throw ValidationError("no other device is named \(device) (see `sessionstore devices`).")
-            }
+            // A whole id is taken as it is (a device this store has not synced yet may be revoked too).
+            let id = UUID(uuidString: device) != nil ? device.lowercased() : try RemoteDeviceName.resolve(device, in: storage).id
             let client = try connection.client(database: database, path: options.path)
             try waitingFor { try await client.revoke(device: id) }
             _ = try waitingFor { try await client.sync() }

@@ -15,13 +15,15 @@ extension SessionStore {
         var json = false
 
         func run() throws {
-            let entries = try options.reading { try SQLiteRecentlyClosedRepository(database: $0).entries() }
+            let (entries, ids) = try options.reading {
+                (try SQLiteRecentlyClosedRepository(database: $0).entries(), try ShortIDs(database: $0))
+            }
             let closed = entries.map(SessionReport.closed(_:))
             if json {
                 try JSONOutput.print(closed)
                 return
             }
-            print(SessionReport.closedLines(closed).joined(separator: "\n"))
+            print(SessionReport.closedLines(closed, ids: ids).joined(separator: "\n"))
         }
     }
 
@@ -32,25 +34,18 @@ extension SessionStore {
 
         @OptionGroup var options: StoreOptions
 
-        @Argument(help: ArgumentHelp("The closed entry's identifier.", valueName: "id"))
+        @Argument(help: ArgumentHelp(
+            "The closed entry: its identifier or a unique prefix of it, as `sessionstore closed` prints it (or `closed:ENTRY`, as `search` does).",
+            valueName: "entry"))
         var id: String
 
-        func validate() throws {
-            guard ClosedEntryID(uuidString: id) != nil else {
-                throw ValidationError("'\(shown(id))' is not a closed entry identifier (a UUID).")
-            }
-        }
-
         func run() throws {
-            let entry = ClosedEntryID(uuidString: id)!
-            // Refuse an unknown entry on a read-only connection: the file stays untouched.
-            let current = try options.openReadOnly()
-            let known = try SQLiteRecentlyClosedRepository(database: current).entries().contains { $0.id == entry }
-            try current.close()
-            guard known else { throw StorageError.unknownClosedEntry(entry.uuidString) }
+            // Resolve and refuse an unknown entry on a read-only connection: the file stays untouched.
+            let entry = try options.reading { try IdentifierResolver(database: $0).closedEntry(id) }
             let database = try options.openForWriting(create: false)
             let browser = try SQLiteRecentlyClosedRepository(database: database).restore(entry)
-            print("Restored \(id.lowercased()) into browser \(browser).")
+            try database.close()
+            print("Restored \(entry.uuidString) into browser \(browser).")
         }
     }
 

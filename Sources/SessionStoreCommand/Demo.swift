@@ -55,7 +55,7 @@ extension SessionStore {
             let closed = try generator.closeOneTab(in: database)
             let privatePage = try generator.browseOffTheRecord()
             progress.finish()
-            print(try SessionReport(database: database, includeClosed: false).text)
+            print(try SessionReport(database: database, includeClosed: false).text(ids: ShortIDs(database: database)))
             try database.close()
             print(Self.epilogue(closed: closed, privatePage: privatePage, path: options.path))
         }
@@ -68,7 +68,7 @@ extension SessionStore {
             var lines: [String] = [""]
             if let closed, let tab = closed.tabs.first {
                 let title = tab.page.map { $0.title.isEmpty ? $0.url : "\(String(reflecting: $0.title)) (\($0.url))" } ?? "an empty tab"
-                lines.append("closed: \(title), restorable with `sessionstore restore \(closed.id.uuidString)\(db)`")
+                lines.append("closed: \(title), restorable with `sessionstore restore \(ShortID.short(closed.id.uuidString, length: 8))\(db)`")
             }
             lines.append("off the record: a window that visited \(privatePage), kept in memory only: nothing of it is in \(shown(path))")
             lines.append("next: `sessionstore ls --all\(db)` (the closed tab too), `sessionstore watch\(db)` (then change the store "

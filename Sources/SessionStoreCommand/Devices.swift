@@ -18,7 +18,7 @@ extension SessionStore {
             var id: String
             var name: String
             var formFactor: String
-            var lastSeenAt: String?
+            var lastSeenAt: Date?
             var windows: Int
             var tabs: Int
             var closedTabs: Int
@@ -31,7 +31,7 @@ extension SessionStore {
             let hideBefore = Date().addingTimeInterval(-OtherDevicesMediator.defaultHidingAge)
             let rows = devices.map {
                 Row(id: $0.id, name: $0.name, formFactor: $0.formFactor,
-                    lastSeenAt: $0.lastSeenAt.map { ISO8601DateFormatter().string(from: $0) },
+                    lastSeenAt: $0.lastSeenAt,
                     windows: $0.windows.count, tabs: $0.tabCount, closedTabs: $0.closedTabs.count,
                     hidden: ($0.lastSeenAt ?? .distantPast) < hideBefore)
             }
@@ -42,7 +42,7 @@ extension SessionStore {
             if rows.isEmpty { print("no other devices (pair another device, then run `sessionstore sync`)") }
             for row in rows {
                 let name = row.name.isEmpty ? "(unnamed)" : row.name
-                print("\(name)  \(row.formFactor)  \(row.windows) windows, \(row.tabs) tabs  last seen \(row.lastSeenAt ?? "never")\(row.hidden ? " (silent 28 days or more)" : "")  \(row.id)")
+                print("\(name)  \(row.formFactor)  \(row.windows) windows, \(row.tabs) tabs  last seen \(row.lastSeenAt.map(SessionReport.time) ?? "never")\(row.hidden ? " (silent 28 days or more)" : "")  \(ShortID.short(row.id, length: 8))")
             }
         }
     }

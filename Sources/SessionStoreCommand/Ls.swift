@@ -22,7 +22,9 @@ extension SessionStore {
         @Flag(help: "Print JSON instead of text.")
         var json = false
 
-        @Option(help: ArgumentHelp("List only this browser, reading no other (see `ls` for the identifiers).", valueName: "id"))
+        @Option(help: ArgumentHelp(
+            "List only this browser, reading no other: its identifier or a unique prefix of it, as `ls` prints it.",
+            valueName: "browser"))
         var browser: String?
 
         @Option(help: ArgumentHelp(
@@ -30,17 +32,15 @@ extension SessionStore {
         var limit: Int?
 
         func validate() throws {
-            if let browser, BrowserID(uuidString: browser) == nil {
-                throw ValidationError("--browser needs a browser identifier (a UUID).")
-            }
             if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more.") }
         }
 
         func run() throws {
-            let only = browser.flatMap(BrowserID.init(uuidString:))
             if json {
                 let report = try options.reading {
-                    try SessionReport(database: $0, includeClosed: all, only: only, limit: limit)
+                    try SessionReport(
+                        database: $0, includeClosed: all, only: try browser.map(IdentifierResolver(database: $0).browser),
+                        limit: limit)
                 }
                 return try JSONOutput.print(report)
             }
@@ -49,12 +49,14 @@ extension SessionStore {
                 try StandardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
             }
             try options.reading { database in
+                let only = try browser.map(IdentifierResolver(database: database).browser)
+                let ids = try ShortIDs(database: database)
                 try SessionReport.read(database: database, includeClosed: all, only: only, limit: limit) { summaries in
                     try write([SessionReport.heading(browsers: summaries.count, tabs: summaries.reduce(0) { $0 + $1.tabCount })])
                 } _: { browser, tabCount in
                     // Written in pieces of about 64 KiB: a large browser is never one string.
                     var text = ""
-                    try SessionReport.writeLines(for: browser, tabCount: tabCount) { line in
+                    try SessionReport.writeLines(for: browser, tabCount: tabCount, ids: ids) { line in
                         text += line
                         text += "\n"
                         if text.utf8.count >= 1 << 16 {
@@ -64,7 +66,7 @@ extension SessionStore {
                     }
                     if !text.isEmpty { try StandardOutput.write(Data(text.utf8)) }
                 } closed: { closed in
-                    if let closed { try write(SessionReport.closedLines(closed)) }
+                    if let closed { try write(SessionReport.closedLines(closed, ids: ids)) }
                 }
             }
         }

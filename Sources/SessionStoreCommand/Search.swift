@@ -11,9 +11,11 @@ extension SessionStore {
             abstract: "Find tabs by the words of their current page's title and URL, best match first.",
             discussion: """
                 Each word must start a word of the title or URL, case and accents ignored: \
-                'git doc' finds "GitHub Docs", 'exam' finds https://example.com. Open tabs print as \
-                BROWSER:INDEX, closed ones as closed:ENTRY (see `sessionstore restore`). Exits 1 when \
-                nothing matches.
+                'git doc' finds "GitHub Docs", 'exam' finds https://example.com. Each match prints as \
+                TAB, PLACE, title and URL, tab-separated: TAB is the tab's short identifier (for \
+                `sessionstore show`); PLACE is BROWSER:INDEX for an open tab (also for `show`; BROWSER \
+                for `ls --browser`) and closed:ENTRY for a closed one (for `sessionstore restore`). \
+                Exits 1 when nothing matches.
                 """)
 
         @OptionGroup var options: StoreOptions
@@ -38,18 +40,18 @@ extension SessionStore {
         }
 
         func run() throws {
-            let matches = try options.reading {
-                try SQLiteTabSearchRepository(database: $0).searchTabs(
-                    query.joined(separator: " "), includingClosed: closed, limit: limit)
+            let (matches, ids) = try options.reading {
+                (try SQLiteTabSearchRepository(database: $0).searchTabs(
+                    query.joined(separator: " "), includingClosed: closed, limit: limit), try ShortIDs(database: $0))
             }
             if json {
                 try JSONOutput.print(matches.map(Match.init))
             } else {
                 for match in matches {
-                    let place = match.browser.map { "\($0.uuidString.prefix(8)):\(match.index ?? 0)" }
-                        ?? "closed:\(match.closedEntry?.uuidString.prefix(8) ?? "?")"
+                    let place = match.browser.map { "\(ids.browser($0.uuidString)):\(match.index ?? 0)" }
+                        ?? "closed:\(match.closedEntry.map { ids.closedEntry($0.uuidString) } ?? "?")"
                     let title = match.title.isEmpty ? "(untitled)" : match.title
-                    print("\(place)\t\(shown(title))\t\(shown(match.url))")
+                    print("\(ids.tab(match.tab.uuidString))\t\(place)\t\(shown(title))\t\(shown(match.url))")
                 }
             }
             if matches.isEmpty { throw ExitCode(1) }

@@ -20,7 +20,7 @@ extension SessionStore {
         @Argument(help: "The page to open.")
         var url: String
 
-        @Option(help: ArgumentHelp("The device to open it on: its name or id.", valueName: "device"))
+        @Option(help: ArgumentHelp("The device to open it on: its name, its id or a unique prefix of it.", valueName: "device"))
         var to: String
 
         @Option(help: "The page's title, shown until the page loads.")
@@ -59,7 +59,7 @@ extension SessionStore {
         @OptionGroup var options: StoreOptions
         @OptionGroup var connection: SyncConnectionOptions
 
-        @Argument(help: "The device: its name or id.")
+        @Argument(help: "The device: its name, its id or a unique prefix of it.")
         var device: String
 
         @Argument(help: "The tab: its record id, or its position in the device's tabs.")
@@ -91,6 +91,8 @@ extension SessionStore {
 }
 
 /// Finds another device by name or id among those last synced.
+/// A device of the account as the user names it: its id, a unique prefix of
+/// its id (4 or more hexadecimal digits), or its name (any case).
 enum RemoteDeviceName {
     static func resolve(_ text: String, in storage: SyncStorage) throws -> RemoteDevice {
         let devices = try storage.remoteDevices()
@@ -99,7 +101,14 @@ enum RemoteDeviceName {
         guard byName.count <= 1 else {
             throw ValidationError("\(byName.count) devices are named \(text); give one's id (see `sessionstore devices`).")
         }
-        guard let device = byName.first else {
+        if let device = byName.first { return device }
+        let byPrefix = ShortID.pattern(text).map { prefix in devices.filter { $0.id.hasPrefix(prefix) } } ?? []
+        guard byPrefix.count <= 1 else {
+            throw ValidationError(
+                "'\(text)' is ambiguous: \(byPrefix.count) devices' ids begin with it: "
+                    + byPrefix.map { "\($0.id) (\($0.label))" }.joined(separator: ", ") + "; give more digits.")
+        }
+        guard let device = byPrefix.first else {
             throw ValidationError("no other device is named or has the id \(text) (see `sessionstore devices`; run `sessionstore sync` first).")
         }
         return device

@@ -4,28 +4,42 @@ import SessionStorage
 
 /// What `ls` and `closed` show: the store's browsers, tabs and closed entries
 /// as plain values, printed as a tree or encoded as JSON.
+///
+/// The JSON speaks the export format's dialect (docs/export-format.md): the same
+/// key names (`pinned`, `active_tab`, `groups`, `collapsed`, `closed_entries`), a
+/// tab's `group` by identifier, and times in UTC ISO 8601 with milliseconds.
 struct SessionReport: Encodable {
+    /// A tab: the export's, without its history, with its index and current page.
     struct Tab: Encodable {
-        var index: Int
         var id: String
-        var isPinned: Bool
-        var isActive: Bool
-        var group: Group?
+        var index: Int
+        var pinned: Bool
+        var group: String?
         var title: String?
         var url: String?
     }
 
+    /// A tab group, as the export writes it.
     struct Group: Encodable {
         var id: String
         var title: String
         var color: String
-        var isCollapsed: Bool
+        var collapsed: Bool
     }
 
     struct Browser: Encodable {
         var id: String
         var lastActiveAt: Date
+        var activeTab: String?
+        /// The groups of the tabs listed, in list order.
+        var groups: [Group]
+        /// How many tabs the browser has; more than ``tabs`` holds under `--limit`.
+        var tabCount: Int
         var tabs: [Tab]
+
+        func group(_ id: String?) -> Group? {
+            id.flatMap { id in groups.first { $0.id == id } }
+        }
     }
 
     struct Closed: Encodable {
@@ -39,7 +53,7 @@ struct SessionReport: Encodable {
     }
 
     var browsers: [Browser]
-    var closed: [Closed]?
+    var closedEntries: [Closed]?
 
     /// Reads the report through the repositories.
     /// Every read is in one transaction: the report shows one state of the store,
@@ -59,7 +73,7 @@ struct SessionReport: Encodable {
             closed = $0
         }
         self.browsers = browsers
-        self.closed = closed
+        self.closedEntries = closed
     }
 
     /// Reads the browsers one at a time, in one read transaction, handing each
@@ -75,17 +89,13 @@ struct SessionReport: Encodable {
         try database.readingConsistently {
             let repository = SQLiteBrowserRepository(database: database)
             func read(_ browser: SessionModel.Browser) throws -> (Browser, Int) {
-                let listed: [Tab]
-                let count: Int
+                let listed: Browser
                 if let limit {
-                    let listing = try tabs.listing(of: browser.id, limit: limit)
-                    listed = Self.tabs(of: listing)
-                    count = listing.tabCount
+                    listed = Self.browser(browser, try tabs.listing(of: browser.id, limit: limit))
                 } else {
-                    listed = Self.tabs(of: try tabs.snapshot(of: browser.id))
-                    count = listed.count
+                    listed = Self.browser(browser, try tabs.snapshot(of: browser.id))
                 }
-                return (Browser(id: browser.id.uuidString, lastActiveAt: browser.lastActiveAt, tabs: listed), count)
+                return (listed, listed.tabCount)
             }
             if let only {
                 guard let browser = try repository.browser(only) else {
@@ -109,30 +119,45 @@ struct SessionReport: Encodable {
         }
     }
 
-    static func tabs(of listing: TabListing) -> [Tab] {
-        listing.tabs.enumerated().map { index, tab in
-            Tab(
-                index: index, id: tab.id.uuidString, isPinned: tab.isPinned, isActive: listing.activeIndex == index,
-                group: tab.group.map(Self.group(_:)), title: tab.page?.title, url: tab.page?.url)
+    /// A browser's listed tabs: the first `limit` of them under `ls --limit`.
+    static func browser(_ browser: SessionModel.Browser, _ listing: TabListing) -> Browser {
+        let tabs = listing.tabs.enumerated().map { index, tab in
+            Tab(id: tab.id.uuidString, index: index, pinned: tab.isPinned, group: tab.group?.id.uuidString,
+                title: tab.page?.title, url: tab.page?.url)
         }
+        let groups = listing.tabs.compactMap(\.group).map(Self.group(_:))
+        let active = listing.activeIndex.flatMap { $0 < listing.tabs.count ? listing.tabs[$0].id.uuidString : nil }
+        return Browser(
+            id: browser.id.uuidString, lastActiveAt: browser.lastActiveAt, activeTab: active,
+            groups: distinct(groups), tabCount: listing.tabCount, tabs: tabs)
     }
 
-    static func tabs(of snapshot: WebStateListSnapshot) -> [Tab] {
+    /// A browser with all its tabs.
+    static func browser(_ browser: SessionModel.Browser, _ snapshot: WebStateListSnapshot) -> Browser {
         let list = snapshot.list
-        return list.webStates.enumerated().map { index, webState in
+        let tabs = list.webStates.enumerated().map { index, webState in
             let page = snapshot.pages[webState.id]
             return Tab(
-                index: index, id: webState.id.uuidString, isPinned: list.isPinned(at: index),
-                isActive: list.activeIndex == index,
-                group: list.groupID(at: index).flatMap { list.groups[$0] }.map(Self.group(_:)),
-                title: page?.title, url: page?.url)
+                id: webState.id.uuidString, index: index, pinned: list.isPinned(at: index),
+                group: list.groupID(at: index)?.uuidString, title: page?.title, url: page?.url)
         }
+        let groups = list.webStates.indices.compactMap { list.groupID(at: $0).flatMap { list.groups[$0] } }
+        return Browser(
+            id: browser.id.uuidString, lastActiveAt: browser.lastActiveAt,
+            activeTab: list.activeIndex.map { list.webStates[$0].id.uuidString }, groups: distinct(groups.map(group(_:))),
+            tabCount: tabs.count, tabs: tabs)
+    }
+
+    /// `groups` without repeats, each where it first appears.
+    private static func distinct(_ groups: [Group]) -> [Group] {
+        var seen = Set<String>()
+        return groups.filter { seen.insert($0.id).inserted }
     }
 
     static func group(_ group: TabGroup) -> Group {
         Group(
             id: group.id.uuidString, title: group.visualData.title, color: group.visualData.color.rawValue,
-            isCollapsed: group.visualData.isCollapsed)
+            collapsed: group.visualData.isCollapsed)
     }
 
     static func closed(_ entry: RecentlyClosedEntry) -> Closed {
@@ -140,19 +165,18 @@ struct SessionReport: Encodable {
             id: entry.id.uuidString, kind: entry.kind.rawValue, closedAt: entry.closedAt,
             browser: entry.browser?.uuidString, tabIndex: entry.tabIndex, group: entry.group.map(group(_:)),
             tabs: entry.tabs.enumerated().map { offset, tab in
-                Tab(index: offset, id: tab.id.uuidString, isPinned: tab.wasPinned, isActive: false, group: nil,
+                Tab(id: tab.id.uuidString, index: offset, pinned: tab.wasPinned, group: nil,
                     title: tab.page?.title, url: tab.page?.url)
             })
     }
 
     // MARK: - Text
 
-    /// The tree `ls` prints.
-    var text: String {
-        let tabCount = browsers.reduce(0) { $0 + $1.tabs.count }
-        var lines = [Self.heading(browsers: browsers.count, tabs: tabCount)]
-        for browser in browsers { Self.writeLines(for: browser, tabCount: browser.tabs.count) { lines.append($0) } }
-        if let closed { lines += Self.closedLines(closed) }
+    /// The tree `ls` prints, with identifiers as short as `ids` makes them.
+    func text(ids: ShortIDs) -> String {
+        var lines = [Self.heading(browsers: browsers.count, tabs: browsers.reduce(0) { $0 + $1.tabCount })]
+        for browser in browsers { Self.writeLines(for: browser, tabCount: browser.tabCount, ids: ids) { lines.append($0) } }
+        if let closedEntries { lines += Self.closedLines(closedEntries, ids: ids) }
         return lines.joined(separator: "\n")
     }
 
@@ -162,9 +186,11 @@ struct SessionReport: Encodable {
     }
 
     /// A browser's lines, one at a time: its heading, its tabs, and how many more it has than are shown.
-    static func writeLines(for browser: Browser, tabCount: Int, _ write: (String) throws -> Void) rethrows {
-        try write("browser \(browser.id)  (\(tabCount) tab\(tabCount == 1 ? "" : "s"))")
-        for tab in browser.tabs { try write("  " + line(for: tab)) }
+    static func writeLines(for browser: Browser, tabCount: Int, ids: ShortIDs, _ write: (String) throws -> Void) rethrows {
+        try write("browser \(ids.browser(browser.id))  (\(tabCount) tab\(tabCount == 1 ? "" : "s"))")
+        for tab in browser.tabs {
+            try write("  " + line(for: tab, active: tab.id == browser.activeTab, group: browser.group(tab.group), ids: ids))
+        }
         if tabCount > browser.tabs.count {
             let more = tabCount - browser.tabs.count
             try write("  … \(more) more tab\(more == 1 ? "" : "s")")
@@ -172,27 +198,27 @@ struct SessionReport: Encodable {
     }
 
     /// The recently closed section: a heading, then one line per entry.
-    static func closedLines(_ closed: [Closed]) -> [String] {
+    static func closedLines(_ closed: [Closed], ids: ShortIDs) -> [String] {
         ["recently closed: \(closed.count)"] + closed.map { entry in
             let what: String
             switch entry.kind {
-            case "tab": what = entry.tabs.first.map { page($0) } ?? ""
+            case "tab": what = entry.tabs.first.map { "\(ids.tab($0.id))  \(page($0))" } ?? ""
             case "group": what = "\"\(entry.group?.title ?? "")\" (\(entry.tabs.count) tabs)"
             default: what = "\(entry.tabs.count) tabs"
             }
-            return "  \(entry.id)  \(entry.kind.padding(toLength: 6, withPad: " ", startingAt: 0))  \(time(entry.closedAt))  \(what)"
+            return "  \(ids.closedEntry(entry.id))  \(entry.kind.padding(toLength: 6, withPad: " ", startingAt: 0))  \(time(entry.closedAt))  \(what)"
         }
     }
 
-    /// One tab: `* 3  pinned  Title — URL` (`*` marks the active tab).
-    static func line(for tab: Tab) -> String {
-        let marker = tab.isActive ? "*" : " "
-        var place = tab.isPinned ? "pinned" : ""
-        if let group = tab.group {
-            place = "[\(group.title.isEmpty ? "untitled" : group.title) \(group.color)\(group.isCollapsed ? " collapsed" : "")]"
+    /// One tab: `* 3  0a1b2c3d  pinned  Title — URL` (`*` marks the active tab).
+    static func line(for tab: Tab, active: Bool, group: Group?, ids: ShortIDs) -> String {
+        let marker = active ? "*" : " "
+        var place = tab.pinned ? "pinned" : ""
+        if let group {
+            place = "[\(group.title.isEmpty ? "untitled" : group.title) \(group.color)\(group.collapsed ? " collapsed" : "")]"
         }
         let index = String(tab.index).leftPadded(to: 3)
-        return "\(marker)\(index)  \(place.rightPadded(to: 16))  \(page(tab))"
+        return "\(marker)\(index)  \(ids.tab(tab.id))  \(place.rightPadded(to: 16))  \(page(tab))"
     }
 
     static func page(_ tab: Tab) -> String {

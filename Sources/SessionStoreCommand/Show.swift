@@ -11,50 +11,48 @@ extension SessionStore {
 
         @OptionGroup var options: StoreOptions
 
-        @Argument(help: ArgumentHelp("The tab's identifier (see `sessionstore ls`).", valueName: "tab"))
+        @Argument(help: ArgumentHelp(
+            "The tab: its identifier or a unique prefix of it, as `ls` and `search` print it, or BROWSER:INDEX (a browser prefix and the tab's index from 0).",
+            valueName: "tab"))
         var tab: String
 
         @Flag(help: "Print JSON instead of text.")
         var json = false
 
-        func validate() throws {
-            guard WebStateID(uuidString: tab) != nil else {
-                throw ValidationError("'\(shown(tab))' is not a tab identifier (a UUID).")
-            }
-        }
-
+        /// `show --json`: where the tab is, and its history as the export writes it.
         struct Output: Encodable {
             var id: String
             var browser: String?
             var index: Int?
             var closedEntry: String?
-            var currentIndex: Int?
-            var entries: [NavigationItem]
+            var history: SessionArchive.History
         }
 
         func run() throws {
             let database = try options.openReadOnly()
             defer { options.finishReading(database) }
-            let id = WebStateID(uuidString: tab)!
-            // The history and the report read one state of the store.
-            let (history, report) = try database.readingConsistently {
-                (try SQLiteNavigationHistoryRepository(database: database).history(of: id),
-                 try SessionReport(database: database, includeClosed: true))
+            // The tab, its history and the report read one state of the store.
+            let (id, history, report, ids) = try database.readingConsistently {
+                let id = try IdentifierResolver(database: database).tab(tab)
+                return (id, try SQLiteNavigationHistoryRepository(database: database).history(of: id),
+                        try SessionReport(database: database, includeClosed: true), try ShortIDs(database: database))
             }
-            var output = Output(id: id.uuidString, currentIndex: history.currentIndex, entries: history.items)
+            var output = Output(
+                id: id.uuidString,
+                history: SessionArchive.History(currentIndex: history.currentIndex, entries: history.items.map(SessionArchive.Entry.init)))
             var place = ""
             if let browser = report.browsers.first(where: { $0.tabs.contains { $0.id == id.uuidString } }),
                let tab = browser.tabs.first(where: { $0.id == id.uuidString })
             {
                 output.browser = browser.id
                 output.index = tab.index
-                let flags = [tab.isPinned ? "pinned" : nil, tab.group.map { "group \"\($0.title)\"" },
-                             tab.isActive ? "active" : nil].compactMap { $0 }
-                place = "in browser \(browser.id) at index \(tab.index)"
+                let flags = [tab.pinned ? "pinned" : nil, browser.group(tab.group).map { "group \"\($0.title)\"" },
+                             tab.id == browser.activeTab ? "active" : nil].compactMap { $0 }
+                place = "in browser \(ids.browser(browser.id)) at index \(tab.index)"
                     + (flags.isEmpty ? "" : " (\(flags.joined(separator: ", ")))")
-            } else if let entry = report.closed?.first(where: { $0.tabs.contains { $0.id == id.uuidString } }) {
+            } else if let entry = report.closedEntries?.first(where: { $0.tabs.contains { $0.id == id.uuidString } }) {
                 output.closedEntry = entry.id
-                place = "recently closed (entry \(entry.id))"
+                place = "recently closed (entry \(ids.closedEntry(entry.id)))"
             }
             if json {
                 try JSONOutput.print(output)

@@ -63,7 +63,8 @@ extension SessionStore {
 
         @OptionGroup var options: StoreOptions
 
-        @Argument(help: ArgumentHelp("The snapshot's name, as `sessionstore snapshots` prints it.", valueName: "name"))
+        @Argument(help: ArgumentHelp(
+            "The snapshot's name, or a unique beginning of it, as `sessionstore snapshots` prints it.", valueName: "name"))
         var name: String
 
         func validate() throws {
@@ -74,14 +75,28 @@ extension SessionStore {
             // Refuse an unknown name before opening for writing: the file stays untouched.
             try options.openReadOnly().close()
             let known = try SessionStoreFile.snapshots(atPath: options.path, configuration: options.configuration)
-            guard let snapshot = known.first(where: { $0.name == name }) else { throw StorageError.unknownSnapshot(name) }
+            let snapshot = try Self.snapshot(named: name, among: known)
             // A snapshot that cannot be restored is refused before the store is opened for writing.
             try SessionStoreFile.checkRestorable(snapshot, configuration: options.configuration)
             let database = try options.openForWriting(create: false)
-            try database.restoreSnapshot(named: name)
+            try database.restoreSnapshot(named: snapshot.name)
             let undo = try database.snapshots().first?.name ?? "-"
             try database.close()
-            print("Restored snapshot \(name); the content before it is snapshot \(undo).")
+            print("Restored snapshot \(snapshot.name); the content before it is snapshot \(undo).")
+        }
+
+        /// The snapshot `typed` names: its whole name, or the beginning of exactly one.
+        static func snapshot(named typed: String, among known: [StoreSnapshot]) throws -> StoreSnapshot {
+            if let exact = known.first(where: { $0.name == typed }) { return exact }
+            let matching = known.filter { $0.name.hasPrefix(typed) }
+            guard matching.count <= 1 else {
+                throw InputFailure(
+                    message: "'\(shown(typed))' is ambiguous: \(matching.count) snapshots begin with it: "
+                        + matching.map(\.name).joined(separator: ", ") + "; give more of the name.",
+                    status: ExitStatus.usage)
+            }
+            guard let snapshot = matching.first else { throw StorageError.unknownSnapshot(typed) }
+            return snapshot
         }
     }
 }

@@ -25,14 +25,10 @@ extension SessionStore {
 
         @OptionGroup var options: StoreOptions
 
-        @Option(help: ArgumentHelp("The browser to watch (default: the most recently active one).", valueName: "id"))
+        @Option(help: ArgumentHelp(
+            "The browser to watch: its identifier or a unique prefix of it, as `ls` prints it (default: the most recently active one).",
+            valueName: "browser"))
         var browser: String?
-
-        func validate() throws {
-            if let browser, BrowserID(uuidString: browser) == nil {
-                throw ValidationError("--browser needs a browser identifier (a UUID).")
-            }
-        }
 
         func run() throws {
             // First of all: from here on a SIGINT or SIGTERM is never lost (see catchSignals).
@@ -58,7 +54,9 @@ extension SessionStore {
         /// The browser given with `--browser`, else the most recently active one.
         private func watchedBrowser(in database: SessionDatabase) throws -> BrowserID {
             let browsers = SQLiteBrowserRepository(database: database)
-            if let browser, let given = BrowserID(uuidString: browser) {
+            if let browser {
+                // A whole identifier may name a window that was closed; a prefix names an open one.
+                let given = try BrowserID(uuidString: browser) ?? IdentifierResolver(database: database).browser(browser)
                 guard try browsers.browser(given) != nil else {
                     // A window that was closed: as when it closes while watched.
                     let closed = try SQLiteRecentlyClosedRepository(database: database).entries()

@@ -48,13 +48,15 @@ import Testing
         let object = try JSONSerialization.jsonObject(with: Data(ls.stdout.utf8)) as? [String: Any]
         return (object?["browsers"] as? [[String: Any]] ?? []).map { browser in
             let tabs = browser["tabs"] as? [[String: Any]] ?? []
+            // As in the export: a tab names its group by id, among the browser's `groups`.
+            let groups = browser["groups"] as? [[String: Any]] ?? []
             return Window(
                 tabs: tabs.map { tab in
-                    var fields = Self.tabFields(tab)
-                    fields[2] = (tab["is_pinned"] as? Bool ?? false) ? "pinned" : ""
-                    return fields
+                    var tab = tab
+                    tab["group"] = groups.first { $0["id"] as? String == tab["group"] as? String }
+                    return Self.tabFields(tab)
                 },
-                selected: tabs.firstIndex { $0["is_active"] as? Bool == true })
+                selected: tabs.firstIndex { $0["id"] as? String == browser["active_tab"] as? String })
         }
     }
 

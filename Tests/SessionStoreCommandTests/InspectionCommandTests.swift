@@ -35,14 +35,16 @@ import Testing
 
     @Test func ls_printsTheTree_andJSON() throws {
         try TemporaryDirectory.with { dir in
-            let (path, browser, _) = try knownStore(dir)
+            let (path, browser, names) = try knownStore(dir)
             let result = try binary.run(["ls", "--db", path], in: dir.path)
+            // Short identifiers: a UUID's first 8 characters, as few identifiers as these share none.
+            func short(_ name: String) -> String { String(names.webStateID(name).uuidString.prefix(8)) }
             #expect(result == .init(status: 0, stdout: """
                 1 browser, 3 tabs
-                browser \(browser)  (3 tabs)
-                     0  pinned            Alpha — https://alpha.example/
-                  *  1  [Work blue]       Gamma — https://gamma.example/
-                     2                    Delta — https://delta.example/
+                browser \(browser.uuidString.prefix(8))  (3 tabs)
+                     0  \(short("a"))  pinned            Alpha — https://alpha.example/
+                  *  1  \(short("b"))  [Work blue]       Gamma — https://gamma.example/
+                     2  \(short("c"))                    Delta — https://delta.example/
 
                 """, stderr: ""))
             let all = try binary.run(["ls", "--all", "--db", path], in: dir.path)
@@ -53,7 +55,16 @@ import Testing
             let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
             let tabs = (object?["browsers"] as? [[String: Any]])?.first?["tabs"] as? [[String: Any]]
             #expect(tabs?.map { $0["title"] as? String } == ["Alpha", "Gamma", "Delta"])
-            #expect(tabs?[1]["is_active"] as? Bool == true)
+            // The export's dialect: `pinned`, the browser's `active_tab` and `groups`, a tab's group by id,
+            // and ISO 8601 times.
+            let listed = (object?["browsers"] as? [[String: Any]])?.first
+            #expect(listed?["active_tab"] as? String == names.webStateID("b").uuidString)
+            #expect(tabs?.map { $0["pinned"] as? Bool } == [true, false, false])
+            let group = (listed?["groups"] as? [[String: Any]])?.first
+            #expect(group?["title"] as? String == "Work" && group?["collapsed"] as? Bool == false)
+            #expect(tabs?[1]["group"] as? String == group?["id"] as? String)
+            #expect((listed?["last_active_at"] as? String)?.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/) != nil,
+                    "\(json.stdout)")
         }
     }
 
@@ -104,7 +115,7 @@ import Testing
             let tab = names.webStateID("b")
             let result = try binary.run(["show", tab.uuidString, "--db", path], in: dir.path)
             #expect(result == .init(status: 0, stdout: """
-                tab \(tab) in browser \(browser) at index 1 (group "Work", active)
+                tab \(tab) in browser \(browser.uuidString.prefix(8)) at index 1 (group "Work", active)
                    0  2027-01-15 08:00:00Z  link          Beta — https://beta.example/
                 *  1  2027-01-15 08:00:00Z  link          Gamma — https://gamma.example/
 
@@ -118,13 +129,14 @@ import Testing
 
     @Test func closedRestoreAndPrune_bringTheTabBack_andCompact() throws {
         try TemporaryDirectory.with { dir in
-            let (path, browser, _) = try knownStore(dir)
+            let (path, browser, names) = try knownStore(dir)
             let closed = try binary.run(["closed", "--json", "--db", path], in: dir.path)
             let entries = try JSONSerialization.jsonObject(with: Data(closed.stdout.utf8)) as? [[String: Any]]
             let id = try #require(entries?.first?["id"] as? String)
             let restore = try binary.run(["restore", id, "--db", path], in: dir.path)
             #expect(restore == .init(status: 0, stdout: "Restored \(id) into browser \(browser).\n", stderr: ""))
-            #expect(try binary.run(["ls", "--db", path], in: dir.path).stdout.contains("*  3                    Epsilon"))
+            let back = "*  3  \(names.webStateID("d").uuidString.prefix(8))                    Epsilon"
+            #expect(try binary.run(["ls", "--db", path], in: dir.path).stdout.contains(back))
             let again = try binary.run(["restore", id, "--db", path], in: dir.path)
             #expect(again.status == 65)
             let prune = try binary.run(["prune", "--db", path], in: dir.path)

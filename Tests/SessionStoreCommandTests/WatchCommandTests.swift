@@ -96,7 +96,9 @@ import Testing
         let (first, _) = try store.seed("| a*", scope: 1)
         let (second, _) = try store.seed("| a* b", scope: 2)
         try store.browsers.markActive(second)
-        let watch = try WatchProcess(path: binary.path, arguments: ["--db", path, "--browser", first.uuidString], in: store.directory!.path)
+        // A prefix of the browser's identifier, as `ls` prints it.
+        let prefix = String(first.uuidString.prefix(8))
+        let watch = try WatchProcess(path: binary.path, arguments: ["--db", path, "--browser", prefix], in: store.directory!.path)
         defer { if watch.process.isRunning { watch.process.terminate() } }
         #expect(watch.waitForLines { $0.count >= 1 }, "stderr: \(watch.errorText)")
         #expect(watch.lines == ["1 tab: | (empty)*"])
@@ -151,9 +153,13 @@ import Testing
             + "`sessionstore ls --all` lists the browsers and tabs.\n")
     }
 
-    @Test func parse_watchBrowser_mustBeAUUID() throws {
-        let command = try SessionStore.parseAsRoot(["watch", "--browser", BrowserID().uuidString])
-        #expect(command is SessionStore.Watch)
-        #expect(throws: (any Error).self) { try SessionStore.parseAsRoot(["watch", "--browser", "first"]) }
+    @Test func watchBrowser_thatIsNoIdentifier_isAUsageError_andAnUnknownPrefixADataError() throws {
+        let store = try TemporaryStore.onDisk()
+        let path = try #require(store.path)
+        _ = try store.seed("| a*", scope: 1)
+        let malformed = try binary.run(["watch", "--db", path, "--browser", "first"], in: store.directory!.path)
+        #expect(malformed.status == 64 && malformed.stderr.contains("is not a browser identifier"), "\(malformed)")
+        let unknown = try binary.run(["watch", "--db", path, "--browser", "0000-0000"], in: store.directory!.path)
+        #expect(unknown.status == 65 && unknown.stderr.contains("no browser 00000000…"), "\(unknown)")
     }
 }
