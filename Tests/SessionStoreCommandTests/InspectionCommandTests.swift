@@ -127,6 +127,37 @@ import Testing
         }
     }
 
+    /// `ls`, `show` and `closed` with `--json` speak the export's dialect: the same
+    /// values under the same keys (a tab's `history`, a closed entry's `closed_at`,
+    /// a browser's `last_active_at` and `active_tab`), times in ISO 8601.
+    @Test func json_saysWhatTheExportSays_inItsWords() throws {
+        try TemporaryDirectory.with { dir in
+            let (path, _, names) = try knownStore(dir)
+            func object(_ arguments: [String]) throws -> Any {
+                let result = try binary.run(arguments + ["--db", path], in: dir.path)
+                #expect(result.status == 0, "\(result)")
+                return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+            }
+            let export = try #require(try object(["export"]) as? [String: Any])
+            let exported = try #require((export["browsers"] as? [[String: Any]])?.first)
+            let exportedTab = try #require((exported["tabs"] as? [[String: Any]])?.first {
+                $0["id"] as? String == names.webStateID("b").uuidString
+            })
+            let show = try #require(try object(["show", names.webStateID("b").uuidString, "--json"]) as? [String: Any])
+            #expect(show["history"] as? NSDictionary == exportedTab["history"] as? NSDictionary, "\(show)")
+            let listed = try #require(((try object(["ls", "--json"]) as? [String: Any])?["browsers"] as? [[String: Any]])?.first)
+            for key in ["id", "last_active_at", "active_tab"] {
+                #expect(listed[key] as? String == exported[key] as? String, "\(key): \(listed[key] ?? "-")")
+            }
+            let closed = try #require((try object(["closed", "--json"]) as? [[String: Any]])?.first)
+            let exportedClosed = try #require((export["closed_entries"] as? [[String: Any]])?.first)
+            for key in ["id", "kind", "closed_at", "browser"] {
+                #expect(closed[key] as? String == exportedClosed[key] as? String, "\(key): \(closed[key] ?? "-")")
+            }
+            #expect((closed["closed_at"] as? String)?.hasSuffix("Z") == true)
+        }
+    }
+
     @Test func closedRestoreAndPrune_bringTheTabBack_andCompact() throws {
         try TemporaryDirectory.with { dir in
             let (path, browser, names) = try knownStore(dir)
