@@ -18,7 +18,45 @@ final class ConsistentRead: @unchecked Sendable {
     @TaskLocal static var current: ConsistentRead?
 }
 
+/// The write transaction that ``SessionDatabase/writingTogether(_:)`` holds, for
+/// the reads and mutations made inside it (on its thread, while it runs).
+final class ConsistentWrite: @unchecked Sendable {
+    let database: Database
+    let store: ObjectIdentifier
+
+    init(database: Database, store: ObjectIdentifier) {
+        self.database = database
+        self.store = store
+    }
+
+    @TaskLocal static var current: ConsistentWrite?
+}
+
 extension SessionDatabase {
+    /// Runs `body` with every mutation and read it makes through this store's
+    /// repositories in one IMMEDIATE transaction: they commit together, or not
+    /// at all when `body` throws, and the reads see the writes made before them.
+    ///
+    /// For a change that takes several repository calls (a tab moved to another
+    /// browser, then both lists arranged), which no other connection or process
+    /// may see half made. Mutations made from inside a mutation's own closure are
+    /// still refused (`WebStateListError.reentrantMutation`).
+    ///
+    /// The caller's thread waits for the write lock.
+    ///
+    /// - Throws: What `body` throws, and ``StorageError`` when the store cannot be written.
+    package func writingTogether<T>(_ body: () throws -> T) throws -> T {
+        if ConsistentWrite.current?.store == ObjectIdentifier(self) { return try body() }
+        return try mutate { db in
+            // The calls inside are not re-entrant: each runs as a mutation of its own, in this transaction.
+            try ReentrancyGuard.$isMutating.withValue(false) {
+                try ConsistentWrite.$current.withValue(ConsistentWrite(database: db, store: ObjectIdentifier(self))) {
+                    try body()
+                }
+            }
+        }
+    }
+
     /// Runs `body` with every read it makes through this store's repositories in
     /// one read transaction: they all see the store as it was when `body` began,
     /// whatever other connections and processes commit meanwhile.
@@ -46,6 +84,10 @@ extension SessionDatabase {
         if let consistent = ConsistentRead.current, consistent.store == ObjectIdentifier(self) {
             return try body(consistent.database)
         }
+        if let together = ConsistentWrite.current, together.store == ObjectIdentifier(self) {
+            try ReentrancyGuard.check()
+            return try body(together.database)
+        }
         try ReentrancyGuard.check()
         try checkOpen()
         defer { LockAudit.after("\(call)", on: self) }
@@ -63,6 +105,9 @@ extension SessionDatabase {
     /// The caller's thread waits for the write lock: apps call the `async` form.
     func mutate<T>(_ body: (Database) throws -> T, call: StaticString = #function) throws -> T {
         try ReentrancyGuard.check()
+        if let together = ConsistentWrite.current, together.store == ObjectIdentifier(self) {
+            return try ReentrancyGuard.mutating { try body(together.database) }
+        }
         try checkOpen()
         defer { LockAudit.after("\(call)", on: self) }
         do {
