@@ -12,6 +12,8 @@ import PackageDescription
 /// - `SessionSync`: end-to-end encrypted sync of the tabs with the user's other
 ///   devices, through `sessionstore-sync-server` (the `Server/` package, which
 ///   an app never resolves). Apps that do not sync never link it (swift-crypto).
+/// - `SessionMirror`: mirrors a real browser into the store, from the events its
+///   WebExtension sends (`Extension/`) to `sessionstore host`, the native host.
 /// - `SessionStoreCommand`: the `sessionstore` command-line tool.
 ///
 /// The library product `SessionStore` builds on Apple platforms and Linux; it
@@ -55,12 +57,14 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        .target(name: "SessionMirror", dependencies: ["SessionModel", "SessionStorage"]),
         .target(
             name: "SessionStoreCommand",
             dependencies: [
                 "SessionModel",
                 "SessionStorage",
                 "SessionInterop",
+                "SessionMirror",
                 "SessionConsumers",
                 "SessionMediators",
                 "SessionSync",
@@ -134,6 +138,10 @@ let package = Package(
         .testTarget(
             name: "SessionStoreCommandTests",
             dependencies: ["SessionStoreCommand", "SessionStorage", "SessionTestSupport", "sessionstore"]
+        ),
+        .testTarget(
+            name: "SessionMirrorTests",
+            dependencies: ["SessionMirror", "SessionModel", "SessionStorage", "SessionTestSupport", "sessionstore"]
         ),
     ],
     swiftLanguageModes: [.v6]

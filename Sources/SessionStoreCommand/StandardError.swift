@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -26,7 +27,14 @@ enum StandardStreams {
     /// - Returns: Whether every byte was written (`false`: the stream is closed,
     ///   full, or a pipe nobody reads).
     static func write(_ text: String, to descriptor: Int32) -> Bool {
-        var bytes = Array(text.utf8)
+        write(Data(text.utf8), to: descriptor)
+    }
+
+    /// Writes all of `data` to `descriptor`, retrying short writes and `EINTR`.
+    ///
+    /// - Returns: Whether every byte was written.
+    static func write(_ data: Data, to descriptor: Int32) -> Bool {
+        var bytes = [UInt8](data)
         return bytes.withUnsafeMutableBytes { buffer in
             var offset = 0
             while offset < buffer.count {

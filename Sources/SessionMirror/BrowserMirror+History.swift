@@ -1,0 +1,80 @@
+import Foundation
+import SessionModel
+import SessionStorage
+
+/// How the mirror follows a tab's history. An extension cannot read a tab's
+/// session history; it sees each top-frame navigation (`webNavigation`: the URL,
+/// how the user got there, and the `forward_back` qualifier) and each new URL
+/// or title (`tabs.onUpdated`). So:
+///
+/// - A navigation commits a new entry, with its transition, unless it is a
+///   reload or lands on the current entry's URL.
+/// - A navigation marked `forward_back` makes current the stored entry with
+///   that URL nearest the current one (the earlier of two as near); with no
+///   such entry it commits one, as a new navigation would. A back of several
+///   steps is thus matched by URL: best effort.
+/// - A new URL from `tabs.onUpdated` that the history does not hold commits an
+///   entry at once (a link, until `webNavigation` says otherwise); one it holds
+///   waits for the navigation event, which says whether it is a back or a new visit.
+/// - A new title renames the current entry.
+extension BrowserMirror {
+    /// After `tabs.onCreated` or `tabs.onUpdated`: the tab's URL and title into its history.
+    func followPage(ofTab tab: Int) throws {
+        guard let page = memory.state.tabs[tab], let url = page.url, let webState = memory.tabOf[tab] else { return }
+        let history = try histories.history(of: webState)
+        if let current = history.currentItem, current.url == url {
+            if !page.title.isEmpty, page.title != current.title, let index = history.currentIndex {
+                try histories.updateItem(at: index, in: webState, title: page.title)
+            }
+            return
+        }
+        // A URL the history holds: the navigation event says whether the user went back to it.
+        guard !history.items.contains(where: { $0.url == url }) else { return }
+        try histories.commit(NavigationItem(url: url, title: page.title, transition: .link, timestamp: now()), in: webState)
+        memory.provisional.insert(webState)
+    }
+
+    /// After `webNavigation.onCommitted` (or a same-document navigation) in a top frame.
+    func followNavigation(_ message: MirrorMessage) throws {
+        guard let tab = message.tabId, let url = message.url, !url.isEmpty, let webState = memory.tabOf[tab],
+              memory.state.tabs[tab] != nil
+        else { return }
+        let history = try histories.history(of: webState)
+        let transition = Self.transition(message.transitionType)
+        let wasProvisional = memory.provisional.remove(webState) != nil
+        if let current = history.currentItem, current.url == url {
+            // The entry tabs.onUpdated added for this navigation: now it has its transition.
+            if wasProvisional, current.transition != transition {
+                var item = current
+                item.transition = transition
+                try histories.replaceCurrent(with: item, in: webState)
+            }
+            return
+        }
+        if message.transitionQualifiers?.contains("forward_back") == true,
+           let index = Self.nearest(url, in: history), index != history.currentIndex
+        {
+            try histories.go(to: index, in: webState)
+            return
+        }
+        let title = memory.state.tabs[tab]?.url == url ? memory.state.tabs[tab]?.title ?? "" : ""
+        let time = message.timeStamp.map { Date(timeIntervalSince1970: $0 / 1000) } ?? now()
+        try histories.commit(NavigationItem(url: url, title: title, transition: transition, timestamp: time), in: webState)
+    }
+
+    /// The index of the entry with `url` nearest the current one; of two as near, the earlier.
+    static func nearest(_ url: String, in history: NavigationHistory) -> Int? {
+        let current = history.currentIndex ?? 0
+        return history.items.indices.filter { history.items[$0].url == url }
+            .min { (abs($0 - current), $0) < (abs($1 - current), $1) }
+    }
+
+    /// A `webNavigation` transition type as the store's.
+    static func transition(_ type: String?) -> NavigationTransition {
+        switch type {
+        case "start_page": .autoToplevel
+        case let type?: NavigationTransition(rawValue: type) ?? .link
+        case nil: .link
+        }
+    }
+}

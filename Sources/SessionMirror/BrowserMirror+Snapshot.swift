@@ -1,0 +1,149 @@
+import Foundation
+import SessionModel
+import SessionStorage
+
+/// Identity across restarts. A snapshot (every window, at the extension's start
+/// and after the host reconnects) is matched to the store's open browsers:
+///
+/// 1. A tab that carries the store identifier the host gave it (`sid`: Firefox
+///    keeps it across a restart with `sessions.setTabValue`; both browsers keep
+///    it while they run) is that tab; its window is the browser holding most
+///    such tabs.
+/// 2. Other windows are matched to the remaining browsers by their tabs' URLs in
+///    order: the pair whose longest common subsequence of URLs is longest first,
+///    as long as it covers half the shorter list. Within a pair, the tabs of that
+///    subsequence keep their identifiers, histories and openers.
+/// 3. Windows left over become new browsers; browsers left over are closed
+///    (listed as recently closed windows, restorable) — unless the snapshot has no
+///    tab at all, which never closes anything: a browser that reports nothing yet
+///    has not lost its session.
+///
+/// Then every window is written as the browser shows it. A tab matched by URL
+/// alone may be the wrong one of two tabs with the same URL; a window whose tabs
+/// all changed while the browser was off is not recognised, and becomes a new browser.
+extension BrowserMirror {
+    func applySnapshot(_ windows: [BrowserWindow]) throws -> [String: String] {
+        let state = BrowserState(snapshot: windows)
+        let stored = try browsers.browsers().map(\.id)
+        var storedLists: [BrowserID: WebStateListSnapshot] = [:]
+        var browserOfTab: [WebStateID: BrowserID] = [:]
+        for browser in stored {
+            let snapshot = try lists.snapshot(of: browser)
+            storedLists[browser] = snapshot
+            for webState in snapshot.list.webStates { browserOfTab[webState.id] = browser }
+        }
+        var tabOf: [Int: WebStateID] = [:]
+        var browserOf: [Int: BrowserID] = [:]
+        let sids = Dictionary(uniqueKeysWithValues: windows.flatMap { $0.tabs ?? [] }.map { ($0.id, $0.sid) })
+        // 1. Identifiers the tabs carry, or that this host gave them while the browser ran.
+        for (window, order) in state.windows {
+            var votes: [BrowserID: Int] = [:]
+            for tab in order {
+                let carried = (sids[tab] ?? nil).flatMap(WebStateID.init(uuidString:)) ?? memory.tabOf[tab]
+                guard let id = carried, let browser = browserOfTab[id], !tabOf.values.contains(id) else { continue }
+                tabOf[tab] = id
+                votes[browser, default: 0] += 1
+            }
+            if let best = votes.max(by: { ($0.value, $1.key.uuidString) < ($1.value, $0.key.uuidString) })?.key,
+               !browserOf.values.contains(best)
+            {
+                browserOf[window] = best
+            }
+        }
+        // 2. The other windows, by their URLs in order.
+        var candidates: [(window: Int, browser: BrowserID, pairs: [(Int, Int)])] = []
+        for (window, order) in state.windows where browserOf[window] == nil {
+            let urls = order.map { state.tabs[$0]?.url ?? "" }
+            for browser in stored where !browserOf.values.contains(browser) {
+                guard let snapshot = storedLists[browser] else { continue }
+                let storedURLs = snapshot.list.webStates.map { snapshot.pages[$0.id]?.url ?? "" }
+                let pairs = Self.commonSubsequence(urls, storedURLs)
+                if pairs.count * 2 >= min(urls.count, storedURLs.count), !pairs.isEmpty {
+                    candidates.append((window, browser, pairs))
+                }
+            }
+        }
+        candidates.sort { ($0.pairs.count, $1.window) > ($1.pairs.count, $0.window) }
+        for candidate in candidates where browserOf[candidate.window] == nil && !browserOf.values.contains(candidate.browser) {
+            browserOf[candidate.window] = candidate.browser
+            let order = state.windows[candidate.window] ?? []
+            let storedTabs = storedLists[candidate.browser]?.list.webStates.map(\.id) ?? []
+            for (tabIndex, storedIndex) in candidate.pairs where tabOf[order[tabIndex]] == nil {
+                let id = storedTabs[storedIndex]
+                if !tabOf.values.contains(id) { tabOf[order[tabIndex]] = id }
+            }
+        }
+        // Groups: a browser group is the store group most of its tabs were in.
+        var groupOf: [Int: TabGroupID] = [:]
+        for (window, order) in state.windows {
+            guard let browser = browserOf[window], let list = storedLists[browser]?.list else { continue }
+            var votes: [Int: [TabGroupID: Int]] = [:]
+            for tab in order {
+                guard let group = state.tabs[tab]?.groupId, let id = tabOf[tab], let index = list.index(of: id),
+                      let storedGroup = list.groupID(at: index)
+                else { continue }
+                votes[group, default: [:]][storedGroup, default: 0] += 1
+            }
+            for (group, counts) in votes {
+                if let best = counts.max(by: { $0.value < $1.value })?.key, !groupOf.values.contains(best) {
+                    groupOf[group] = best
+                }
+            }
+        }
+        memory = Memory(state: state, browserOf: browserOf, tabOf: tabOf, groupOf: groupOf)
+        // 3. Browsers nothing matched are closed, unless the browser reported no tab at all.
+        if !state.tabs.isEmpty {
+            for browser in stored where !browserOf.values.contains(browser) {
+                try browsers.closeBrowser(browser)
+            }
+        }
+        var ids: [String: String] = [:]
+        for window in state.windows.keys.sorted() {
+            let browser = try ensureBrowser(window)
+            // A tab the store keeps in another browser moves here first, with its history.
+            for tab in state.windows[window] ?? [] {
+                guard let id = memory.tabOf[tab], let holder = browserOfTab[id], holder != browser,
+                      try lists.webStateList(in: holder).index(of: id) != nil
+                else { continue }
+                try lists.moveWebState(id, to: browser, params: .automatic())
+            }
+            try reconcile(window)
+            for tab in state.windows[window] ?? [] {
+                try followPage(ofTab: tab)
+                if let id = memory.tabOf[tab] { ids[String(tab)] = id.uuidString }
+            }
+        }
+        memory.provisional.removeAll()
+        return ids
+    }
+
+    /// The longest common subsequence of two lists, as index pairs in order
+    /// (O(n·m) time and memory; a window of 1,000 tabs against one of 1,000 is a million steps).
+    static func commonSubsequence(_ a: [String], _ b: [String]) -> [(Int, Int)] {
+        guard !a.isEmpty, !b.isEmpty else { return [] }
+        let width = b.count + 1
+        var lengths = [Int32](repeating: 0, count: (a.count + 1) * width)
+        for i in stride(from: a.count - 1, through: 0, by: -1) {
+            for j in stride(from: b.count - 1, through: 0, by: -1) {
+                lengths[i * width + j] = a[i] == b[j] && !a[i].isEmpty
+                    ? lengths[(i + 1) * width + j + 1] + 1
+                    : max(lengths[(i + 1) * width + j], lengths[i * width + j + 1])
+            }
+        }
+        var pairs: [(Int, Int)] = []
+        var i = 0
+        var j = 0
+        while i < a.count, j < b.count {
+            if a[i] == b[j], !a[i].isEmpty, lengths[i * width + j] == lengths[(i + 1) * width + j + 1] + 1 {
+                pairs.append((i, j))
+                i += 1
+                j += 1
+            } else if lengths[(i + 1) * width + j] >= lengths[i * width + j + 1] {
+                i += 1
+            } else {
+                j += 1
+            }
+        }
+        return pairs
+    }
+}

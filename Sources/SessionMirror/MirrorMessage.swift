@@ -1,0 +1,137 @@
+import Foundation
+
+/// One message the browser extension sends the native host: a browser event as
+/// the WebExtensions API reported it, or a snapshot of every window.
+///
+/// Keys follow the WebExtensions API (`windowId`, `openerTabId`, `isWindowClosing`),
+/// so the extension forwards what it is given nearly as it is given. `docs/browser-mirror.md`
+/// lists every message.
+package struct MirrorMessage: Decodable, Sendable, Equatable {
+    /// What happened.
+    package enum Kind: String, Decodable, Sendable {
+        case snapshot
+        case windowCreated, windowRemoved
+        case tabCreated, tabRemoved, tabMoved, tabDetached, tabAttached, tabActivated, tabUpdated, tabReplaced
+        case groupCreated, groupUpdated, groupMoved, groupRemoved
+        case navigationCommitted
+    }
+
+    /// The extension's sequence number, echoed in the reply.
+    package var id: Int
+    package var type: Kind
+
+    package var windows: [BrowserWindow]?
+    package var window: BrowserWindow?
+    package var tab: BrowserTab?
+    package var group: BrowserGroup?
+
+    package var windowId: Int?
+    package var tabId: Int?
+    package var isWindowClosing: Bool?
+    package var fromIndex: Int?
+    package var toIndex: Int?
+    package var oldWindowId: Int?
+    package var oldPosition: Int?
+    package var newWindowId: Int?
+    package var newPosition: Int?
+    package var addedTabId: Int?
+    package var removedTabId: Int?
+
+    /// `navigationCommitted`: the top frame's new URL, how the user got there
+    /// (`webNavigation`'s `transitionType` and `transitionQualifiers`), and when
+    /// (milliseconds since 1970).
+    package var url: String?
+    package var transitionType: String?
+    package var transitionQualifiers: [String]?
+    package var timeStamp: Double?
+    /// A navigation within the page (`history.pushState`, a fragment): no new document.
+    package var sameDocument: Bool?
+
+    package init(id: Int, type: Kind) {
+        self.id = id
+        self.type = type
+    }
+}
+
+/// A window as `windows.get(…, {populate: true})` describes it.
+package struct BrowserWindow: Codable, Sendable, Equatable {
+    package var id: Int
+    package var incognito: Bool?
+    package var tabs: [BrowserTab]?
+    package var groups: [BrowserGroup]?
+
+    package init(id: Int, incognito: Bool? = nil, tabs: [BrowserTab]? = nil, groups: [BrowserGroup]? = nil) {
+        self.id = id
+        self.incognito = incognito
+        self.tabs = tabs
+        self.groups = groups
+    }
+}
+
+/// A tab as `tabs.Tab` describes it.
+package struct BrowserTab: Codable, Sendable, Equatable {
+    package var id: Int
+    package var windowId: Int
+    package var index: Int
+    package var url: String?
+    package var title: String?
+    package var pinned: Bool?
+    /// `-1` (`tabGroups.TAB_GROUP_ID_NONE`) when the tab is in no group.
+    package var groupId: Int?
+    package var active: Bool?
+    package var openerTabId: Int?
+    package var incognito: Bool?
+    /// The store's identifier for the tab, as the host gave it and the extension
+    /// kept it (in `sessions.setTabValue` on Firefox, which survives a restart).
+    package var sid: String?
+
+    package init(
+        id: Int, windowId: Int, index: Int, url: String? = nil, title: String? = nil, pinned: Bool? = nil,
+        groupId: Int? = nil, active: Bool? = nil, openerTabId: Int? = nil, sid: String? = nil
+    ) {
+        self.id = id
+        self.windowId = windowId
+        self.index = index
+        self.url = url
+        self.title = title
+        self.pinned = pinned
+        self.groupId = groupId
+        self.active = active
+        self.openerTabId = openerTabId
+        self.sid = sid
+    }
+}
+
+/// A tab group as `tabGroups.TabGroup` describes it.
+package struct BrowserGroup: Codable, Sendable, Equatable {
+    package var id: Int
+    package var windowId: Int
+    package var title: String?
+    package var color: String?
+    package var collapsed: Bool?
+
+    package init(id: Int, windowId: Int, title: String? = nil, color: String? = nil, collapsed: Bool? = nil) {
+        self.id = id
+        self.windowId = windowId
+        self.title = title
+        self.color = color
+        self.collapsed = collapsed
+    }
+}
+
+/// The host's answer to one message: sent once what the message changed is
+/// committed, or once it was refused.
+package struct MirrorReply: Encodable, Sendable, Equatable {
+    /// The message's `id` (absent when the message could not be read far enough to have one).
+    package var ack: Int?
+    /// Why the message was refused; nothing of it was written.
+    package var error: String?
+    /// The store's identifiers of tabs the message made known: the extension keeps them.
+    package var ids: [String: String]?
+
+    package init(ack: Int?, error: String? = nil, ids: [String: String]? = nil) {
+        self.ack = ack
+        self.error = error
+        self.ids = ids
+    }
+}

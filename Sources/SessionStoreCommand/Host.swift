@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import SessionMirror
+import SessionStorage
+
+extension SessionStore {
+    /// `sessionstore host`: the native messaging host of the browser extension.
+    struct Host: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Mirror a browser into the store: the native messaging host of the extension in Extension/.",
+            discussion: """
+                The browser starts it and speaks on its standard input and output: each message \
+                is a 32-bit length in native byte order, then UTF-8 JSON (docs/browser-mirror.md). \
+                Each event is written in one transaction and acknowledged once committed; a store \
+                locked by another process is waited for, never given up on. Logs go to standard \
+                error. At the end of input it exits 0, having written every complete message.
+                """)
+
+        @OptionGroup var options: StoreOptions
+
+        /// What the browser passes a host (its origin, or the manifest and the extension's id): ignored.
+        @Argument(parsing: .allUnrecognized, help: .hidden)
+        var browserArguments: [String] = []
+
+        func run() throws {
+            let database = try retryingWhileLocked("opening the store") { try options.openForWriting(create: true) }
+            defer { try? database.close() }
+            let mirror = BrowserMirror(database: database)
+            var reader = NativeMessaging.Reader(descriptor: 0)
+            log("mirroring into \(options.path)")
+            while let frame = try reader.next() {
+                let reply: MirrorReply
+                switch frame {
+                case .oversized(let length):
+                    reply = refuse(nil, "a message of \(length) bytes, over the \(NativeMessaging.maximumIncoming) the host takes")
+                case .message(let body):
+                    reply = handle(body, with: mirror)
+                }
+                for frame in try NativeMessaging.frames(for: reply) {
+                    guard StandardStreams.write(frame, to: 1) else {
+                        log("cannot write to the browser; stopping")
+                        throw ExitCode(ExitStatus.ioError)
+                    }
+                }
+            }
+            if reader.truncatedBytes > 0 {
+                log("the input ended inside a message (\(reader.truncatedBytes) bytes): dropped, nothing of it written")
+            }
+            log("the browser closed the connection; every complete message is written")
+        }
+
+        /// One message decoded and written, retried while another process holds the store.
+        private func handle(_ body: Data, with mirror: BrowserMirror) -> MirrorReply {
+            let message: MirrorMessage
+            do {
+                message = try JSONDecoder().decode(MirrorMessage.self, from: body)
+            } catch {
+                let id = (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["id"] as? Int
+                return refuse(id, "not a message the host knows (\(Self.describe(error)))")
+            }
+            do {
+                // Never dropped: the browser's event waits for the other process, however long.
+                return try retryingWhileLocked("message \(message.id)") { try mirror.handle(message) }
+            } catch {
+                return refuse(message.id, "\(error)")
+            }
+        }
+
+        /// `body`, again and again while another process holds the store past the busy timeout.
+        private func retryingWhileLocked<T>(_ what: String, _ body: () throws -> T) throws -> T {
+            var wait = 0.05
+            while true {
+                do {
+                    return try body()
+                } catch StorageError.busy {
+                    log("\(what): the store is locked by another process; retrying")
+                    Thread.sleep(forTimeInterval: wait)
+                    wait = min(wait * 2, 1)
+                }
+            }
+        }
+
+        private func refuse(_ id: Int?, _ reason: String) -> MirrorReply {
+            log("refused\(id.map { " message \($0)" } ?? ""): \(reason)")
+            return MirrorReply(ack: id, error: reason)
+        }
+
+        private func log(_ line: String) {
+            StandardError.write("sessionstore host: \(shown(line))\n")
+        }
+
+        /// A decoding error in a line: the key or value and where.
+        static func describe(_ error: any Error) -> String {
+            switch error {
+            case DecodingError.keyNotFound(let key, let context):
+                "no \(key.stringValue) at \(path(context))"
+            case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
+                 DecodingError.dataCorrupted(let context):
+                "\(context.debugDescription) at \(path(context))"
+            default:
+                "\(error)"
+            }
+        }
+
+        private static func path(_ context: DecodingError.Context) -> String {
+            "$" + context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        }
+    }
+}

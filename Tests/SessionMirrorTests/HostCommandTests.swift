@@ -1,0 +1,106 @@
+import Foundation
+import SessionMirror
+import SessionStorage
+import SessionTestSupport
+import Testing
+
+/// `sessionstore host`, the built binary, spoken to as a browser speaks to it:
+/// length-prefixed JSON on its standard input, replies on its standard output.
+@Suite struct HostCommandTests {
+    /// `messages` framed as the browser frames them.
+    static func framed(_ messages: [String]) -> Data {
+        messages.reduce(into: Data()) { $0.append(NativeMessaging.frame(Data($1.utf8))) }
+    }
+
+    /// The replies in `data`, decoded.
+    static func replies(_ data: Data) throws -> [[String: Any]] {
+        var replies: [[String: Any]] = []
+        var rest = data[...]
+        while rest.count >= 4 {
+            let length = Int(rest.prefix(4).withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
+            let body = rest.dropFirst(4).prefix(length)
+            replies.append(try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]))
+            rest = rest.dropFirst(4 + length)
+        }
+        #expect(rest.isEmpty)
+        return replies
+    }
+
+    /// Runs the host on `input`; its exit status, replies and log.
+    static func host(_ input: Data, in dir: TemporaryDirectory, extra: [String] = []) throws -> (Int32, [[String: Any]], String) {
+        let out = dir.file("replies-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: out, contents: nil)
+        // As Chromium starts it: the caller's origin as an argument, which the host ignores.
+        let result = try runTool(
+            ["host", "--db", "s.sqlite"] + extra + ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"],
+            in: dir.path, stdin: input, stdoutPath: out)
+        return (result.status, try replies(fileBytes(out) ?? Data()), result.stderr)
+    }
+
+    static let window = #"{"id":1,"type":"windowCreated","window":{"id":7,"tabs":[]}}"#
+    static let tab = #"{"id":2,"type":"tabCreated","tab":{"id":70,"windowId":7,"index":0,"url":"https://example.org/","title":"Example","active":true}}"#
+
+    @Test func eachEventIsAcknowledged_withTheTabsIdentifier_andWritten() throws {
+        try TemporaryDirectory.with { dir in
+            let (status, replies, log) = try Self.host(Self.framed([Self.window, Self.tab]), in: dir)
+            #expect(status == 0, "\(log)")
+            #expect(replies.map { $0["ack"] as? Int } == [1, 2], "\(replies)")
+            let id = try #require((replies[1]["ids"] as? [String: String])?["70"])
+            #expect(log.contains("every complete message is written"), "\(log)")
+            let ls = try runTool(["ls", "--json", "--db", "s.sqlite"], in: dir.path)
+            #expect(ls.stdout.contains(id) && ls.stdout.contains("https://example.org/"), "\(ls)")
+        }
+    }
+
+    /// Bad messages are refused in their reply and on stderr, write nothing, and the
+    /// host goes on; a last message cut short is dropped, and the host exits 0.
+    @Test func badMessages_areRefusedAndChangeNothing_andATruncatedLastOneIsDropped() throws {
+        try TemporaryDirectory.with { dir in
+            var input = Self.framed([
+                "{not json", #"{"id":5,"type":"tabTeleported"}"#, #"{"id":6}"#,
+                #"{"id":7,"type":"tabCreated","tab":{"id":"seventy"}}"#, "[1,2]",
+            ])
+            var truncated = NativeMessaging.frame(Data(Self.window.utf8))
+            truncated.removeLast(10)
+            input.append(truncated)
+            let (status, replies, log) = try Self.host(input, in: dir)
+            #expect(status == 0, "\(log)")
+            #expect(replies.count == 5, "\(replies)")
+            #expect(replies.map { $0["ack"] as? Int } == [nil, 5, 6, 7, nil], "\(replies)")
+            #expect(replies.allSatisfy { ($0["error"] as? String)?.isEmpty == false }, "\(replies)")
+            #expect(log.contains("refused message 7: not a message the host knows"), "\(log)")
+            #expect(log.contains("the input ended inside a message"), "\(log)")
+            let status2 = try runTool(["status", "--json", "--db", "s.sqlite"], in: dir.path)
+            #expect(status2.stdout.contains(#""browsers" : 0"#), "\(status2)")
+        }
+    }
+
+    /// With another process holding the write lock past the busy timeout, the host
+    /// waits and retries: the event is written once the lock is released, never dropped.
+    @Test func aLockedStore_isWaitedFor_andTheEventWritten() throws {
+        try TemporaryDirectory.with { dir in
+            #expect(try runTool(["migrate", "--db", "s.sqlite"], in: dir.path).status == 0)
+            let locker = Process()
+            locker.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+            locker.arguments = [dir.file("s.sqlite")]
+            let input = Pipe()
+            locker.standardInput = input
+            locker.standardOutput = FileHandle.nullDevice
+            try locker.run()
+            try input.fileHandleForWriting.write(contentsOf: Data("BEGIN IMMEDIATE;\nSELECT 1;\n".utf8))
+            Thread.sleep(forTimeInterval: 0.5)
+            DispatchQueue.global().asyncAfter(deadline: .now() + 2) {
+                try? input.fileHandleForWriting.write(contentsOf: Data("ROLLBACK;\n.quit\n".utf8))
+                try? input.fileHandleForWriting.close()
+            }
+            let (status, replies, log) = try Self.host(
+                Self.framed([Self.window, Self.tab]), in: dir, extra: ["--busy-timeout", "0.2"])
+            locker.waitUntilExit()
+            #expect(status == 0, "\(log)")
+            #expect(replies.map { $0["ack"] as? Int } == [1, 2] && replies.allSatisfy { $0["error"] == nil }, "\(replies)")
+            #expect(log.contains("locked by another process; retrying"), "\(log)")
+            let ls = try runTool(["ls", "--db", "s.sqlite"], in: dir.path)
+            #expect(ls.stdout.contains("https://example.org/"), "\(ls)")
+        }
+    }
+}

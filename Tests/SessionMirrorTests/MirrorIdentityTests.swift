@@ -1,0 +1,133 @@
+import Foundation
+@testable import SessionMirror
+@testable import SessionModel
+import SessionStorage
+import SessionTestSupport
+import Testing
+
+/// What the mirror keeps across restarts of the browser and of the host, and
+/// what it records when tabs and windows close.
+@Suite struct MirrorIdentityTests {
+    /// A browser of three windows with histories, groups and pinned tabs, mirrored.
+    private static func mirrored() throws -> (TemporaryStore, SimulatedBrowser, BrowserMirror) {
+        let store = try TemporaryStore.onDisk()
+        let mirror = BrowserMirror(database: store.database)
+        let browser = SimulatedBrowser()
+        for w in 0..<3 {
+            let window = browser.openWindow(url: "https://w\(w).example/0")
+            for t in 1..<5 { browser.openTab(in: window, url: "https://w\(w).example/\(t)") }
+            let tabs = browser.windows.last!.tabs.map(\.id)
+            browser.navigate(tabs[1], to: "https://w\(w).example/1/next")
+            browser.navigate(tabs[1], to: "https://w\(w).example/1/last")
+            browser.go(tabs[1], by: -1)
+            browser.setPinned(tabs[0], true)
+            browser.group(tabs[2], count: 2, title: "Group \(w)", color: "blue")
+        }
+        try MirrorFidelityTests.deliver(browser, to: mirror)
+        return (store, browser, mirror)
+    }
+
+    /// The store's tabs by URL, with their identifiers and histories.
+    private static func tabsByURL(_ store: TemporaryStore) throws -> [String: (WebStateID, [String])] {
+        var found: [String: (WebStateID, [String])] = [:]
+        for browser in try store.browsers.browsers() {
+            let snapshot = try store.tabs.snapshot(of: browser.id)
+            for webState in snapshot.list.webStates {
+                let history = try store.histories.history(of: webState.id)
+                found[snapshot.pages[webState.id]?.url ?? ""] = (webState.id, history.items.map(\.url))
+            }
+        }
+        return found
+    }
+
+    @Test(arguments: [false, true])
+    func aRestart_keepsEveryTabsIdentifierAndHistory_andDuplicatesNothing(carryingIDs: Bool) throws {
+        let (store, browser, mirror) = try Self.mirrored()
+        let before = try Self.tabsByURL(store)
+        #expect(before.count == 15)
+        browser.restart()
+        // A new host process: it knows nothing but the store.
+        let restarted = BrowserMirror(database: store.database)
+        var windows = browser.snapshot()
+        if carryingIDs {
+            // Firefox: each tab carries the identifier the host gave it (sessions.setTabValue).
+            let byURL = before
+            for w in windows.indices {
+                for t in windows[w].tabs!.indices { windows[w].tabs![t].sid = byURL[windows[w].tabs![t].url!]?.0.uuidString }
+            }
+        }
+        var snapshot = MirrorMessage(id: 1, type: .snapshot)
+        snapshot.windows = windows
+        let reply = try restarted.handle(snapshot)
+        #expect(reply.ids?.count == 15)
+        let after = try Self.tabsByURL(store)
+        #expect(after.count == 15)
+        for (url, (id, history)) in before {
+            #expect(after[url]?.0 == id, "\(url)")
+            #expect(after[url]?.1 == history, "\(url)")
+        }
+        #expect(try store.browsers.browsers().count == 3)
+        #expect(try SQLiteRecentlyClosedRepository(database: store.database).entries().isEmpty)
+        #expect(try MirrorFidelityTests.mismatches(browser, restarted, store).isEmpty)
+        _ = mirror
+    }
+
+    @Test func aSnapshotWithNoTab_closesNothing_andAWindowNoLongerThere_isListedAsClosed() throws {
+        let (store, browser, _) = try Self.mirrored()
+        let restarted = BrowserMirror(database: store.database)
+        var empty = MirrorMessage(id: 1, type: .snapshot)
+        empty.windows = []
+        _ = try restarted.handle(empty)
+        #expect(try store.browsers.browsers().count == 3)
+        // The browser comes back with two of its three windows.
+        browser.closeWindow(browser.windows[2].id)
+        browser.restart()
+        var snapshot = MirrorMessage(id: 2, type: .snapshot)
+        snapshot.windows = browser.snapshot()
+        _ = try restarted.handle(snapshot)
+        #expect(try store.browsers.browsers().count == 2)
+        let closed = try SQLiteRecentlyClosedRepository(database: store.database).entries()
+        #expect(closed.map(\.kind) == [.window] && closed.first?.tabs.count == 5, "\(closed)")
+    }
+
+    @Test func aTabClosedAlone_isARecentlyClosedTab_andAClosingWindowsTabs_oneRecentlyClosedWindow() throws {
+        let (store, browser, mirror) = try Self.mirrored()
+        let tab = browser.windows[0].tabs[3]
+        browser.closeTab(tab.id)
+        try MirrorFidelityTests.deliver(browser, to: mirror)
+        let repository = SQLiteRecentlyClosedRepository(database: store.database)
+        let closedTab = try #require(try repository.entries().first)
+        #expect(closedTab.kind == .tab && closedTab.tabs.first?.page?.url == tab.url)
+        browser.closeWindow(browser.windows[1].id)
+        try MirrorFidelityTests.deliver(browser, to: mirror)
+        let entries = try repository.entries()
+        #expect(entries.map(\.kind) == [.window, .tab], "\(entries)")
+        #expect(entries.first?.tabs.count == 5)
+        #expect(try MirrorFidelityTests.mismatches(browser, mirror, store).isEmpty)
+    }
+
+    @Test func aTabDraggedToAnotherWindow_keepsItsIdentifierAndHistory() throws {
+        let (store, browser, mirror) = try Self.mirrored()
+        let tab = browser.windows[0].tabs[1]
+        let id = try #require(mirror.webState(forTab: tab.id))
+        let history = try store.histories.history(of: id)
+        browser.drag(tab.id, toWindow: browser.windows[2].id, at: 1)
+        try MirrorFidelityTests.deliver(browser, to: mirror)
+        #expect(mirror.webState(forTab: tab.id) == id)
+        #expect(try store.histories.history(of: id) == history)
+        #expect(try store.tabs.webStateList(in: try #require(mirror.browser(forWindow: browser.windows[2].id))).index(of: id) != nil)
+        #expect(try SQLiteRecentlyClosedRepository(database: store.database).entries().isEmpty)
+        #expect(try MirrorFidelityTests.mismatches(browser, mirror, store).isEmpty)
+    }
+
+    /// A back of two steps to a URL the history holds twice goes to the nearer one.
+    @Test func forwardBack_goesToTheNearestEntryWithTheURL() throws {
+        let history = try NavigationHistory(
+            items: ["a", "b", "a", "c", "d"].map { NavigationItem(url: $0) }, currentIndex: 4)
+        #expect(BrowserMirror.nearest("a", in: history) == 2)
+        #expect(BrowserMirror.nearest("b", in: history) == 1)
+        #expect(BrowserMirror.nearest("x", in: history) == nil)
+        let middle = try NavigationHistory(items: ["a", "b", "a"].map { NavigationItem(url: $0) }, currentIndex: 1)
+        #expect(BrowserMirror.nearest("a", in: middle) == 0)
+    }
+}
