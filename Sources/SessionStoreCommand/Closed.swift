@@ -52,19 +52,33 @@ extension SessionStore {
     /// `sessionstore prune`: drops expired closed entries and compacts the file.
     struct Prune: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Drop expired recently closed entries and compact the file (VACUUM).")
+            abstract: "Drop expired recently closed entries and compact the file (VACUUM).",
+            discussion: """
+                The entries are dropped beside another process's read transaction too; the file \
+                is then compacted only if no other process is reading it, and prune says when it \
+                skipped that.
+                """)
 
         @OptionGroup var options: StoreOptions
 
         func run() throws {
             let database = try options.openForWriting(create: false)
             let removed = try SQLiteRecentlyClosedRepository(database: database).pruneExpired()
-            let sizes = try database.compact()
+            let compaction = try database.compactUnlessRead()
             try database.close()
-            let before = sizes?.before ?? 0
-            let after = sizes?.after ?? 0
-            print("Removed \(removed) expired closed entr\(removed == 1 ? "y" : "ies"); "
-                + "reclaimed \(max(0, before - after)) bytes (\(before) -> \(after)).")
+            let entries = "Removed \(removed) expired closed entr\(removed == 1 ? "y" : "ies")"
+            switch compaction {
+            case .skippedWhileInUse:
+                print("\(entries); compaction skipped: another process is reading the store "
+                    + "(or writing it); run prune again once it is done to reclaim the space.")
+            case .compactedInWAL(let before, let after):
+                print("\(entries); compacted, but another process began reading: the file shrinks "
+                    + "at a later checkpoint (\(before) -> \(after) bytes with the WAL for now).")
+            case .compacted(let before, let after):
+                print("\(entries); reclaimed \(max(0, before - after)) bytes (\(before) -> \(after)).")
+            case nil:
+                print("\(entries); reclaimed 0 bytes (0 -> 0).")
+            }
         }
     }
 }

@@ -17,7 +17,8 @@ extension SessionStore {
                 per tab group) that every browser imports.
 
                 Rows are written as they are read, in one read transaction: memory stays bounded \
-                whatever the store's size. With --output the file appears only when complete.
+                whatever the store's size. With --output the file appears only when complete; an \
+                existing file that another user owns is not replaced unless --force is given.
                 """)
 
         @OptionGroup var options: StoreOptions
@@ -29,12 +30,18 @@ extension SessionStore {
         @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of stdout.", valueName: "file"))
         var output: String?
 
+        @Flag(help: "Replace an existing --output file even when another user owns it.")
+        var force = false
+
         func validate() throws {
             if let output { try PathArgument.validate(output, as: "--output") }
         }
 
         func run() throws {
-            if let output { try ExportTarget.refuseStore(output, storePath: options.path) }
+            if let output {
+                try ExportTarget.refuseStore(output, storePath: options.path)
+                if !force { try ExportTarget.refuseOthersFile(output) }
+            }
             let progress = ProgressLine("export", options: progressOptions)
             defer { progress.finish() }
             try withOutput { write in
@@ -346,6 +353,21 @@ enum ExportTarget {
                 throw ValidationError("\(role) is the store\(suffix.isEmpty ? "" : "'s \(suffix) file") itself; give another file.")
             }
         }
+    }
+
+    /// Refuses to replace an existing `output` that the caller does not own: in a
+    /// world-writable directory without the sticky bit, anyone may rename over
+    /// another user's file (`--force` allows it). The entry itself is what would be
+    /// replaced, a symbolic link included, so it is looked at without following links.
+    /// A FIFO or a device is written through, never replaced, and is not refused.
+    static func refuseOthersFile(_ output: String) throws {
+        var info = stat()
+        guard lstat(output, &info) == 0, info.st_uid != geteuid() else { return }
+        if (info.st_mode & S_IFMT) != S_IFLNK && isNonRegularFile(output) { return }
+        let owner = getpwuid(info.st_uid).map { String(cString: $0.pointee.pw_name) } ?? "uid \(info.st_uid)"
+        throw InputFailure(
+            message: "\(output): belongs to \(owner), not to you; not replaced (give another file, or --force to replace it).",
+            status: ExitStatus.cannotCreate)
     }
 
     /// Whether `path` names something other than a regular file (after symbolic links).

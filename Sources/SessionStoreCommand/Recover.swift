@@ -11,7 +11,9 @@ extension SessionStore {
                 Reads the file (a copy of it, never the file itself) page by page by SQLite's file \
                 format, keeps every row that can be read, mends what points at nothing, repairs \
                 each window's tab list by the tab-list rules and writes the result to a new store \
-                that passes `check`. Exits 0 when a store was written, 65 when nothing could be read.
+                that passes `check`. The file is copied, scanned and written a piece at a time: \
+                memory stays bounded whatever its size. Exits 0 when a store was written, 65 when \
+                nothing could be read.
                 """)
 
         @OptionGroup var options: StoreOptions

@@ -18,26 +18,11 @@ import Testing
         #expect(try runTool(["export", "--db", directory.file("a.sqlite"), "--output", directory.file("other.json")], in: directory.path).status == 0)
         #expect(try runTool(["demo", "--db", store, "--seed", "12", "--browsers", "1", "--tabs", "3"], in: directory.path).status == 0)
 
-        let reader = Process()
-        reader.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        reader.arguments = [store]
-        let input = Pipe(), output = Pipe()
-        reader.standardInput = input
-        reader.standardOutput = output
-        reader.standardError = FileHandle.nullDevice
-        try reader.run()
-        input.fileHandleForWriting.write(Data("BEGIN; SELECT 'reading', count(*) FROM tabs;\n".utf8))
-        var seen = Data()
-        while !String(decoding: seen, as: UTF8.self).contains("reading") {
-            let chunk = output.fileHandleForReading.availableData
-            try #require(!chunk.isEmpty, "sqlite3 ended early")
-            seen.append(chunk)
-        }
+        let reader = try SQLiteShellReader(store: store)
         // The reader's transaction stays open until the import has returned: an import that
         // waited for it would fail with `busy` after its busy timeout.
         let result = try runTool(["import", directory.file("other.json"), "--db", store], in: directory.path)
-        input.fileHandleForWriting.write(Data("COMMIT;\n.quit\n".utf8))
-        reader.waitUntilExit()
+        reader.end()
         #expect(result.status == 0, "\(result)")
         let status = try SessionStoreFile.status(atPath: store)
         #expect(status.counts?.browsers == 2)  // the demo's window and the imported one

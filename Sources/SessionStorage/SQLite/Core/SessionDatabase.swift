@@ -247,18 +247,72 @@ public final class SessionDatabase: Sendable {
         try checkOpen()
         guard let path else { return nil }
         defer { LockAudit.after(#function, on: self) }
-        func size() -> Int64 {
-            ["", "-wal"].reduce(0) { total, suffix in
-                total + ((try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? NSNumber)?
-                    .int64Value ?? 0)
-            }
-        }
         do {
-            let before = size()
+            let before = Self.sizeWithWAL(path)
             try ReentrancyGuard.check()
             try writer.vacuum()
             _ = try writer.writeWithoutTransaction { try $0.checkpoint(.truncate) }
-            return (before, size())
+            return (before, Self.sizeWithWAL(path))
+        } catch {
+            throw StorageError(error, path: path, operation: "compacting")
+        }
+    }
+
+    /// The sizes in bytes of the file at `path` and its `-wal`, added.
+    private static func sizeWithWAL(_ path: String) -> Int64 {
+        ["", "-wal"].reduce(0) { total, suffix in
+            total + ((try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? NSNumber)?
+                .int64Value ?? 0)
+        }
+    }
+
+    /// What ``compactUnlessRead()`` did.
+    package enum Compaction: Equatable, Sendable {
+        /// The file was rebuilt and the WAL folded in: the sizes (file and WAL) before and after.
+        case compacted(before: Int64, after: Int64)
+        /// The file was rebuilt, but a read transaction that began meanwhile keeps the
+        /// WAL from being folded in: the file shrinks at a later checkpoint.
+        case compactedInWAL(before: Int64, after: Int64)
+        /// Another process's read transaction (or write) kept the WAL from being folded
+        /// in: nothing was rebuilt, since a `VACUUM` then would only add the whole file to the WAL.
+        case skippedWhileInUse
+    }
+
+    /// Compacts as ``compact()`` does, without waiting for another process's read
+    /// transaction: the WAL is folded in first, waiting 100 ms at most; when
+    /// another process keeps it from that, nothing is rebuilt. The `VACUUM` itself
+    /// waits for the write lock up to the busy timeout, as every write does.
+    ///
+    /// - Returns: What was done, or `nil` in memory.
+    /// - Throws: ``StorageError`` (`closed`, `busy`, `readOnly`, `sqlite`).
+    package func compactUnlessRead() throws -> Compaction? {
+        try checkOpen()
+        guard let path else { return nil }
+        defer { LockAudit.after(#function, on: self) }
+        let before = Self.sizeWithWAL(path)
+        let busyMilliseconds = Int(min(max(configuration.busyTimeout, 0), 86_400) * 1_000)
+        // Whether a checkpoint could fold the whole WAL in within 100 ms (readers never get a busy handler's wait).
+        func foldsWAL(_ db: Database) throws -> Bool {
+            // Both values are this package's numbers, never user input.
+            try db.execute(sql: "PRAGMA busy_timeout = 100")
+            defer { try? db.execute(sql: "PRAGMA busy_timeout = \(busyMilliseconds)") }
+            do {
+                try db.checkpoint(.truncate)
+                return true
+            } catch let error as DatabaseError where error.resultCode.primaryResultCode == .SQLITE_BUSY {
+                return false
+            }
+        }
+        do {
+            try ReentrancyGuard.check()
+            return try writer.writeWithoutTransaction { db in
+                guard try foldsWAL(db) else { return .skippedWhileInUse }
+                try db.execute(sql: "VACUUM")
+                let after = Self.sizeWithWAL(path)
+                return try foldsWAL(db)
+                    ? .compacted(before: before, after: Self.sizeWithWAL(path))
+                    : .compactedInWAL(before: before, after: after)
+            }
         } catch {
             throw StorageError(error, path: path, operation: "compacting")
         }

@@ -69,6 +69,15 @@ package final class StoreFileReader {
         try read(count: try size())
     }
 
+    /// Copies the whole file into a new file at `destination` (mode 0600), a
+    /// piece at a time: memory stays bounded whatever the file's size.
+    ///
+    /// - Throws: ``StorageError/readOnly(path:reason:)`` when the file cannot be
+    ///   read, or the error of writing `destination`.
+    func copy(toNewFile destination: String) throws {
+        try Self.copy(file, path: path, toNewFile: destination)
+    }
+
     /// Flushes the file to stable storage (`fsync`, or `F_FULLFSYNC` where SQLite uses it).
     ///
     /// - Throws: ``StorageError/readOnly(path:reason:)`` when the sync fails.
@@ -78,14 +87,15 @@ package final class StoreFileReader {
         }
     }
 
-    /// Runs `body` inside a read transaction, with the WAL's bytes as SQLite has
-    /// them open (`nil` when the file is not in WAL mode or has no WAL); `nil`
-    /// when no read transaction can start (a file too damaged to read, a hot rollback journal).
+    /// Runs `body` inside a read transaction, with a function that copies the WAL
+    /// as SQLite has it open into a new file (`nil` when the file is not in WAL mode
+    /// or has no WAL); `nil` when no read transaction can start (a file too damaged
+    /// to read, a hot rollback journal).
     ///
     /// While the transaction holds its read mark, no connection restarts or
     /// truncates the WAL: the file's bytes read inside `body` and the WAL's make
     /// a consistent pair.
-    func withReadTransaction<T>(_ body: (_ wal: [UInt8]?) throws -> T) throws -> T? {
+    func withReadTransaction<T>(_ body: (_ copyWAL: ((_ destination: String) throws -> Void)?) throws -> T) throws -> T? {
         // A connection of another process may be recovering the WAL: wait for it, as the store does.
         sqlite3_busy_timeout(connection, 5_000)
         guard sqlite3_exec(connection, "BEGIN; SELECT count(*) FROM sqlite_master", nil, nil, nil) == SQLITE_OK else {
@@ -94,14 +104,35 @@ package final class StoreFileReader {
         }
         defer { _ = sqlite3_exec(connection, "ROLLBACK", nil, nil, nil) }
         var pointer: UnsafeMutableRawPointer?
-        var wal: [UInt8]?
+        var copyWAL: ((String) throws -> Void)?
         if sqlite3_file_control(connection, "main", SQLITE_FCNTL_JOURNAL_POINTER, &pointer) == SQLITE_OK,
            let journal = pointer?.assumingMemoryBound(to: sqlite3_file.self), journal.pointee.pMethods != nil,
            let mode = Self.text(connection, "PRAGMA journal_mode"), mode == "wal"
         {
-            wal = try Self.read(journal, count: try Self.size(of: journal, path: path + "-wal"), at: 0, path: path + "-wal")
+            let walPath = path + "-wal"
+            copyWAL = { destination in try Self.copy(journal, path: walPath, toNewFile: destination) }
         }
-        return try body(wal)
+        return try body(copyWAL)
+    }
+
+    /// Copies `file` into a new file at `destination` (mode 0600) in pieces of 4 MiB.
+    private static func copy(_ file: UnsafeMutablePointer<sqlite3_file>, path: String, toNewFile destination: String) throws {
+        let descriptor = open(destination, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw StorageError.writing(destination, errno: errno) }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        defer { try? handle.close() }
+        let size = try size(of: file, path: path)
+        var offset = 0
+        while offset < size {
+            let piece = try read(file, count: min(size - offset, 1 << 22), at: offset, path: path)
+            if piece.isEmpty { break }
+            do {
+                try handle.write(contentsOf: piece)
+            } catch {
+                throw StorageError.writing(destination, failedWith: error)
+            }
+            offset += piece.count
+        }
     }
 
     private static func text(_ connection: OpaquePointer, _ sql: String) -> String? {

@@ -38,6 +38,10 @@ struct SalvagedRecord: Hashable, Sendable {
 /// Reads the rows of a possibly damaged SQLite database file page by page,
 /// from the documented file format, without SQLite.
 ///
+/// A file is read a chunk at a time (through SQLite's handle, ``StoreFileReader``),
+/// and records are handed over as they are read (``forEachRecord(_:)``): memory
+/// stays bounded whatever the file's size.
+///
 /// This is the low-level half of salvage, as the shell's `.recover` builds its
 /// lost-and-found: every page of the file is examined on its own (b-trees are
 /// not walked, since any interior page may be damaged), and every table b-tree
@@ -65,7 +69,7 @@ struct SalvagedRecord: Hashable, Sendable {
 /// skipped, being indistinguishable from one whose page was zeroed. When the
 /// header's geometry is unusable the freelist is unknown and the rows left on
 /// free pages (deleted rows, unless `secure_delete` was on) are returned too.
-struct SQLitePageScanner: Sendable {
+struct SQLitePageScanner {
     /// Why a file cannot be scanned at all.
     enum ScanError: Error, Equatable, CustomStringConvertible {
         /// The file could not be read.
@@ -101,10 +105,14 @@ struct SQLitePageScanner: Sendable {
     /// the 4096-byte fallback and the freelist is not read, so the records of
     /// free pages (deleted rows) may be returned.
     let headerIsIntact: Bool
-    /// The number of table b-tree leaf pages scanned.
-    let leafPageCount: Int
-    /// The number of cells on table leaf pages that could not be read exactly and were skipped.
-    let skippedCells: Int
+    /// The number of table b-tree leaf pages (a scan of the whole file; ``forEachRecord(_:)`` counts them too).
+    var leafPageCount: Int { forEachRecord { _ in }.leafPages }
+    /// The number of cells on table leaf pages that could not be read exactly and
+    /// were skipped (a scan of the whole file; ``forEachRecord(_:)`` counts them too).
+    var skippedCells: Int { forEachRecord { _ in }.skippedCells }
+    /// The first read of the file that failed, its bytes taken as zeros (a page that
+    /// then reads as damaged); `nil` when every read succeeded so far.
+    var readError: (any Error)? { image.bytes.readError }
 
     /// The page size in bytes: from the header, or 4096 when the header is unusable.
     var pageSize: Int { image.pageSize }
@@ -120,26 +128,27 @@ struct SQLitePageScanner: Sendable {
     var freelistPages: Set<Int> { image.freelistPages }
 
     private let image: Image
-    private let records: [SalvagedRecord]
 
     /// "SQLite format 3" and a NUL: the first 16 bytes of every database file.
     private static let magic: [UInt8] = Array("SQLite format 3\u{0}".utf8)
 
-    /// Reads the file at `path` into memory (through SQLite) and scans every page.
+    /// Opens the file at `path` (through SQLite) and reads its header and freelist;
+    /// its pages are read as they are scanned.
     ///
     /// - Throws: ``ScanError`` only when the file cannot be read, is shorter than
     ///   100 bytes, or neither its header nor its length gives a page size (the
     ///   fallback is 4096 when the length is a multiple of it). Damage anywhere
     ///   else never throws.
     init(path: String) throws {
-        let bytes: [UInt8]
+        let bytes: FileBytes
         do {
             // Through SQLite's handle, never a descriptor of ours (StoreFileReader).
-            bytes = try StoreFileReader(path: path).readAll()
+            bytes = try FileBytes(reader: StoreFileReader(path: path))
         } catch {
             throw ScanError.unreadable(path: path, reason: error.localizedDescription)
         }
-        try self.init(bytes: bytes, path: path)
+        try self.init(image: bytes, path: path)
+        if let error = bytes.readError { throw ScanError.unreadable(path: path, reason: error.localizedDescription) }
     }
 
     /// Scans the database file image `bytes` (as read from `path`, which only names it in errors).
@@ -151,6 +160,10 @@ struct SQLitePageScanner: Sendable {
     /// length is a multiple of the page size; otherwise 4096 bytes with none
     /// reserved if the length is a multiple of 4096.
     init(bytes: [UInt8], path: String = "(in memory)") throws {
+        try self.init(image: FileBytes(bytes), path: path)
+    }
+
+    private init(image bytes: FileBytes, path: String) throws {
         guard bytes.count >= 100 else { throw ScanError.tooShort(path: path, byteCount: bytes.count) }
         let magicIsIntact = bytes[0..<16].elementsEqual(Self.magic)
         let rawPageSize = Int(bytes[16]) << 8 | Int(bytes[17])
@@ -176,32 +189,37 @@ struct SQLitePageScanner: Sendable {
                 path: path,
                 reason: "\(reason), and the length \(bytes.count) is not a multiple of the 4096-byte fallback page size")
         }
-        let image = Image(
+        self.path = path
+        image = Image(
             bytes: bytes, pageSize: pageSize, usableSize: pageSize - reservedBytes, readsFreelist: geometryFromHeader)
-        var records: [SalvagedRecord] = []
+        headerIsIntact = magicIsIntact && geometryFromHeader
+    }
+
+    /// Hands `body` the records of every table b-tree leaf page of the file, in
+    /// page order then cell order, whichever table they belong to, as they are read.
+    ///
+    /// Records are not classified by table: a leaf page does not say which b-tree
+    /// it belongs to, so the caller tells tables apart by the records' shape or,
+    /// when the schema is intact, by ``leafPages(ofTableRootedAt:)``. The rows of
+    /// `sqlite_schema` are included.
+    ///
+    /// - Returns: How many table leaf pages were scanned, and how many of their
+    ///   cells could not be read exactly and were skipped.
+    @discardableResult
+    func forEachRecord(_ body: (SalvagedRecord) throws -> Void) rethrows -> (leafPages: Int, skippedCells: Int) {
         var leafPages = 0
         var skipped = 0
         for page in 1...image.pageCount where page != image.lockBytePage && !image.freelistPages.contains(page) {
-            if image.scanLeaf(page, into: &records, skippedCells: &skipped) { leafPages += 1 }
+            if try image.scanLeaf(page, skippedCells: &skipped, body) { leafPages += 1 }
         }
-        self.path = path
-        self.image = image
-        self.records = records
-        headerIsIntact = magicIsIntact && geometryFromHeader
-        leafPageCount = leafPages
-        skippedCells = skipped
+        return (leafPages, skipped)
     }
 
-    /// The records of every table b-tree leaf page of the file, in page order
-    /// then cell order, whichever table they belong to.
-    ///
-    /// The scan happens once, when the scanner is made. Records are not
-    /// classified by table: a leaf page does not say which b-tree it belongs to,
-    /// so the caller tells tables apart by the records' shape or, when the schema
-    /// is intact, by ``leafPages(ofTableRootedAt:)``. The rows of `sqlite_schema`
-    /// are included.
+    /// The records of ``forEachRecord(_:)``, all in memory: for files of a known, small size.
     func tableRecords() -> [SalvagedRecord] {
-        records
+        var records: [SalvagedRecord] = []
+        forEachRecord { records.append($0) }
+        return records
     }
 
     /// The rows of `sqlite_schema` (type, name, tbl_name, rootpage, sql) that
@@ -212,8 +230,12 @@ struct SQLitePageScanner: Sendable {
     /// the leaves reached from it through intact interior pages. Empty when page
     /// 1 is damaged.
     func schemaRecords() -> [SalvagedRecord] {
-        let byPage = Dictionary(grouping: records, by: \.page)
-        return leafPages(ofTableRootedAt: 1).flatMap { byPage[$0] ?? [] }
+        var records: [SalvagedRecord] = []
+        var skipped = 0
+        for page in leafPages(ofTableRootedAt: 1) where page != image.lockBytePage && !image.freelistPages.contains(page) {
+            image.scanLeaf(page, skippedCells: &skipped) { records.append($0) }
+        }
+        return records
     }
 
     /// The leaf pages of the table b-tree rooted at page `root`, left to right,
@@ -232,8 +254,8 @@ struct SQLitePageScanner: Sendable {
 
 /// The bytes of a database file with the geometry they are read with, and the
 /// readers of its pages and records.
-private struct Image: Sendable {
-    let bytes: [UInt8]
+private struct Image {
+    let bytes: FileBytes
     let pageSize: Int
     let usableSize: Int
     let pageCount: Int
@@ -242,7 +264,7 @@ private struct Image: Sendable {
 
     /// The image of `bytes` in pages of `pageSize` bytes, `usableSize` of them
     /// usable; the freelist is read only when `readsFreelist`.
-    init(bytes: [UInt8], pageSize: Int, usableSize: Int, readsFreelist: Bool) {
+    init(bytes: FileBytes, pageSize: Int, usableSize: Int, readsFreelist: Bool) {
         self.bytes = bytes
         self.pageSize = pageSize
         self.usableSize = usableSize
@@ -295,7 +317,7 @@ private struct Image: Sendable {
     /// The page holding the bytes at offset 2^30, never used for data ("The Lock-Byte Page").
     var lockBytePage: Int { 1_073_741_824 / pageSize + 1 }
 
-    /// Appends the records of page `page` if it is a table b-tree leaf ("B-tree Pages").
+    /// Hands `body` the records of page `page` if it is a table b-tree leaf ("B-tree Pages").
     ///
     /// A leaf has type byte 0x0D at offset 0 of its b-tree header (offset 100 on
     /// page 1), a cell count at offset 3 and, after the 8-byte header, a cell
@@ -305,7 +327,8 @@ private struct Image: Sendable {
     /// whose cell cannot be read, counts as skipped.
     ///
     /// - Returns: Whether the page is a table leaf.
-    func scanLeaf(_ page: Int, into records: inout [SalvagedRecord], skippedCells: inout Int) -> Bool {
+    @discardableResult
+    func scanLeaf(_ page: Int, skippedCells: inout Int, _ body: (SalvagedRecord) throws -> Void) rethrows -> Bool {
         let start = (page - 1) * pageSize
         let limit = min(start + usableSize, bytes.count)
         let header = start + (page == 1 ? 100 : 0)
@@ -327,7 +350,7 @@ private struct Image: Sendable {
                 skippedCells += 1
                 continue
             }
-            records.append(record)
+            try body(record)
         }
         return true
     }
@@ -412,7 +435,7 @@ private struct Image: Sendable {
     /// The walk stops, without taking that trunk, at a trunk out of range or seen
     /// before, a count larger than a trunk holds, or a leaf out of range, so a
     /// damaged freelist cannot hide live pages it does not plausibly list.
-    private static func freelist(_ bytes: [UInt8], pageSize: Int, usableSize: Int) -> Set<Int> {
+    private static func freelist(_ bytes: FileBytes, pageSize: Int, usableSize: Int) -> Set<Int> {
         let pageCount = (bytes.count + pageSize - 1) / pageSize
         var pages = Set<Int>()
         var trunks = Set<Int>()
@@ -525,7 +548,7 @@ private struct Image: Sendable {
     /// Reads a varint at `offset` without reading at or past `limit` ("Record Format"):
     /// 1 to 9 bytes, big-endian, 7 bits from each of the first 8 bytes while their
     /// high bit is set, all 8 bits of a ninth.
-    private static func varint(_ bytes: [UInt8], at offset: Int, limit: Int) -> (UInt64, Int)? {
+    private static func varint(_ bytes: some ByteSource, at offset: Int, limit: Int) -> (UInt64, Int)? {
         let end = min(limit, bytes.count)
         var value: UInt64 = 0
         for index in 0..<9 {
@@ -540,13 +563,104 @@ private struct Image: Sendable {
     }
 
     /// The big-endian 2-byte unsigned integer at `offset` (the caller checks the bounds).
-    private static func u16(_ bytes: [UInt8], _ offset: Int) -> Int {
+    private static func u16(_ bytes: some ByteSource, _ offset: Int) -> Int {
         Int(bytes[offset]) << 8 | Int(bytes[offset + 1])
     }
 
     /// The big-endian 4-byte unsigned integer at `offset`, or 0 when it is not within `bytes`.
-    private static func u32(_ bytes: [UInt8], _ offset: Int) -> Int {
+    private static func u32(_ bytes: some ByteSource, _ offset: Int) -> Int {
         guard offset >= 0, offset + 4 <= bytes.count else { return 0 }
         return Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+    }
+}
+
+/// Bytes read by offset: a record's payload, or a file's ``FileBytes``.
+protocol ByteSource {
+    var count: Int { get }
+    subscript(_ offset: Int) -> UInt8 { get }
+}
+
+extension Array: ByteSource where Element == UInt8 {}
+
+/// The bytes of a database file, read through SQLite's handle (``StoreFileReader``)
+/// in chunks of 64 KiB, the last 64 of them kept (4 MiB), or held in memory.
+///
+/// A read that fails gives zeros (a page that then reads as damaged) and is kept
+/// in ``readError``.
+final class FileBytes: ByteSource {
+    /// 64 KiB: a whole number of pages of every page size, so a page is never split.
+    private static let chunkShift = 16
+    private static let keptChunks = 64
+
+    let count: Int
+    private let reader: StoreFileReader?
+    private let memory: [UInt8]
+    private var chunks: [Int: [UInt8]] = [:]
+    private var lastIndex = -1
+    private var lastChunk: [UInt8] = []
+    /// The first read that failed.
+    private(set) var readError: (any Error)?
+
+    /// Bytes held in memory.
+    init(_ bytes: [UInt8]) {
+        memory = bytes
+        count = bytes.count
+        reader = nil
+    }
+
+    /// The bytes of the file `reader` reads, read as they are needed.
+    init(reader: StoreFileReader) throws {
+        self.reader = reader
+        memory = []
+        count = try reader.size()
+    }
+
+    subscript(_ offset: Int) -> UInt8 {
+        guard reader != nil else { return memory[offset] }
+        let chunk = self.chunk(offset >> Self.chunkShift)
+        return chunk[offset & (1 << Self.chunkShift - 1)]
+    }
+
+    /// The bytes in `range`, which lies within the file.
+    subscript(_ range: Range<Int>) -> ArraySlice<UInt8> {
+        guard reader != nil else { return memory[range] }
+        guard !range.isEmpty else { return [] }
+        let first = range.lowerBound >> Self.chunkShift
+        let last = (range.upperBound - 1) >> Self.chunkShift
+        if first == last {
+            let base = first << Self.chunkShift
+            return chunk(first)[(range.lowerBound - base)..<(range.upperBound - base)]
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(range.count)
+        for index in first...last {
+            let base = index << Self.chunkShift
+            let piece = chunk(index)
+            bytes.append(contentsOf: piece[max(0, range.lowerBound - base)..<min(piece.count, range.upperBound - base)])
+        }
+        return bytes[...]
+    }
+
+    /// Chunk `index`, from the ones kept or read now (zeros where the read fails).
+    private func chunk(_ index: Int) -> [UInt8] {
+        if index == lastIndex { return lastChunk }
+        if let kept = chunks[index] {
+            (lastIndex, lastChunk) = (index, kept)
+            return kept
+        }
+        let base = index << Self.chunkShift
+        let length = max(0, min(1 << Self.chunkShift, count - base))
+        var chunk: [UInt8]
+        do {
+            chunk = try reader?.read(count: length, at: base) ?? []
+        } catch {
+            readError = readError ?? error
+            chunk = []
+        }
+        if chunk.count < length { chunk += repeatElement(0, count: length - chunk.count) }
+        if chunks.count >= Self.keptChunks { chunks.removeAll(keepingCapacity: true) }
+        chunks[index] = chunk
+        (lastIndex, lastChunk) = (index, chunk)
+        return chunk
     }
 }

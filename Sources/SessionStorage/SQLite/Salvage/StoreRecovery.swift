@@ -104,7 +104,7 @@ extension SessionStoreFile {
         } catch {
             throw StorageError.nothingRecoverable(path: source)
         }
-        let records = Self.withoutDerivedTables(scanner.tableRecords(), scanner: scanner)
+        let derivedPages = Self.derivedTablePages(scanner)
 
         // 3. A new store beside `output`, filled, mended, checked, then linked into place.
         let building = "\(output).recovering-\(getpid())-\(UUID().uuidString.prefix(8))"
@@ -113,7 +113,8 @@ extension SessionStoreFile {
         configuration.snapshots = nil
         do {
             try migrate(atPath: building, configuration: configuration)
-            var report = try RecoveryBuilder(path: building, configuration: configuration).fill(with: records)
+            var report = try RecoveryBuilder(path: building, configuration: configuration)
+                .fill(from: scanner, skippingPages: derivedPages, staging: work + "/salvaged.sqlite", source: source)
             guard report.rowsKept.values.reduce(0, +) > 0 else { throw StorageError.nothingRecoverable(path: source) }
             let problems = try check(atPath: building, configuration: configuration)
             guard problems.isEmpty else {
@@ -131,8 +132,6 @@ extension SessionStoreFile {
             report.source = source
             report.output = output
             report.walMerged = walMerged
-            report.pagesRead = scanner.leafPageCount
-            report.cellsSkipped = scanner.skippedCells
             return report
         } catch {
             DatabaseFile.removeWithCompanions(building)
@@ -149,22 +148,23 @@ extension SessionStoreFile {
     /// would drop when closed. When SQLite can still start a read transaction, the
     /// file and the WAL are read inside it, so no checkpoint restarts the WAL in
     /// between; otherwise the file is read as it lies and the WAL, which holds no
-    /// lock of SQLite's, is copied as a plain file.
+    /// lock of SQLite's, is copied as a plain file. Both are copied a piece at a
+    /// time, so memory stays bounded whatever their size.
     private static func copySource(_ source: String, to copy: String) throws {
         let sidecars = WALSidecars(ofStoreAt: source)
         // The reader is closed before the sidecars its read made are looked at.
-        let (file, wal, consistent) = try {
+        let consistent = try {
             let reader = try StoreFileReader(path: source)
-            if let pair = try reader.withReadTransaction({ wal in (try reader.readAll(), wal) }) {
-                return (pair.0, pair.1, true)
+            let copied: Bool? = try reader.withReadTransaction { copyWAL in
+                try reader.copy(toNewFile: copy)
+                try copyWAL?(copy + "-wal")
+                return true
             }
-            return (try reader.readAll(), nil as [UInt8]?, false)
+            if copied == nil { try reader.copy(toNewFile: copy) }
+            return copied != nil
         }()
         sidecars.removeIfMadeByReading()
-        try Data(file).write(to: URL(fileURLWithPath: copy))
-        if let wal {
-            try Data(wal).write(to: URL(fileURLWithPath: copy + "-wal"))
-        } else if !consistent, FileManager.default.fileExists(atPath: source + "-wal") {
+        if !consistent, FileManager.default.fileExists(atPath: source + "-wal") {
             try FileManager.default.copyItem(atPath: source + "-wal", toPath: copy + "-wal")
         }
     }
@@ -182,11 +182,11 @@ extension SessionStoreFile {
 }
 
 extension SessionStoreFile {
-    /// `records` less the rows of the derived tables (the search index's `tab_search*`
-    /// and `tab_pages`, found through the schema when it can be read): the new
-    /// store's triggers rebuild them from the tabs and histories, and the FTS5 rows
-    /// (an integer and a blob) would otherwise pass for page states.
-    fileprivate static func withoutDerivedTables(_ records: [SalvagedRecord], scanner: SQLitePageScanner) -> [SalvagedRecord] {
+    /// The leaf pages of the derived tables (the search index's `tab_search*` and
+    /// `tab_pages`, found through the schema when it can be read), whose rows are
+    /// not salvaged: the new store's triggers rebuild them from the tabs and
+    /// histories, and the FTS5 rows (an integer and a blob) would otherwise pass for page states.
+    fileprivate static func derivedTablePages(_ scanner: SQLitePageScanner) -> Set<Int> {
         var derivedPages: Set<Int> = []
         for row in scanner.schemaRecords() where row.values.count == 5 {
             guard case .text(let type) = row.values[0], type == "table",
@@ -195,7 +195,7 @@ extension SessionStoreFile {
             else { continue }
             derivedPages.formUnion(scanner.leafPages(ofTableRootedAt: Int(root)))
         }
-        return derivedPages.isEmpty ? records : records.filter { !derivedPages.contains($0.page) }
+        return derivedPages
     }
 }
 
@@ -236,31 +236,54 @@ private struct RecoveryBuilder {
         }
     }
 
-    /// Inserts what fits, mends what is left, and describes it.
-    func fill(with records: [SalvagedRecord]) throws -> RecoveryReport {
+    /// Inserts what fits of the records `scanner` reads (less those of `skippingPages`)
+    /// from its copy of `source`, mends what is left, and describes it.
+    ///
+    /// The records go to a staging database at `staging` as they are read, one table
+    /// of it per session table, and from there into the store, parents first, in the
+    /// order they were read: memory stays bounded whatever the file's size.
+    func fill(
+        from scanner: SQLitePageScanner, skippingPages: Set<Int>, staging: String, source: String
+    ) throws -> RecoveryReport {
         defer { try? queue.close() }
-        var found: [String: [[DatabaseValue]]] = [:]
+        var found: [String: Int] = [:]
         var unclassified = 0
-        for record in records {
-            if let (table, values) = classify(record) {
-                found[table, default: []].append(values)
-            } else {
-                unclassified += 1
-            }
-        }
+        var scanned = (leafPages: 0, skippedCells: 0)
         var repairs: [String] = []
         var recreated: Set<String> = []
         var kept: [String: Int] = [:]
         try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "ATTACH DATABASE ? AS salvaged", arguments: [staging])
+            defer { try? db.execute(sql: "DETACH DATABASE salvaged") }
             try db.inTransaction {
+                var inserts: [String: Statement] = [:]
                 for table in Self.tables {
-                    guard let rows = found[table], let columns = columns[table] else { continue }
+                    guard let columns = columns[table] else { continue }
+                    // Untyped columns: each value stays as the record held it, as `classify` matched it.
                     let names = columns.map { "\"\($0.name)\"" }.joined(separator: ", ")
                     let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-                    let statement = try db.makeStatement(sql: "INSERT OR IGNORE INTO \(table) (\(names)) VALUES (\(marks))")
-                    for values in rows {
-                        try statement.execute(arguments: StatementArguments(values))
+                    try db.execute(sql: "CREATE TABLE salvaged.\(table) (\(names))")
+                    inserts[table] = try db.makeStatement(sql: "INSERT INTO salvaged.\(table) (\(names)) VALUES (\(marks))")
+                }
+                scanned = try scanner.forEachRecord { record in
+                    guard !skippingPages.contains(record.page) else { return }
+                    guard let (table, values) = classify(record), let insert = inserts[table] else {
+                        unclassified += 1
+                        return
                     }
+                    try insert.execute(arguments: StatementArguments(values))
+                    found[table, default: 0] += 1
+                }
+                return .commit
+            }
+            if let error = scanner.readError {
+                throw StorageError.readOnly(path: source, reason: "its copy cannot be read (\(error.localizedDescription))")
+            }
+            try db.inTransaction {
+                for table in Self.tables {
+                    guard let columns = columns[table] else { continue }
+                    let names = columns.map { "\"\($0.name)\"" }.joined(separator: ", ")
+                    try db.execute(sql: "INSERT OR IGNORE INTO main.\(table) (\(names)) SELECT \(names) FROM salvaged.\(table) ORDER BY rowid")
                 }
                 recreated = try mendReferences(db, repairs: &repairs)
                 try normalizeTimes(db, repairs: &repairs)
@@ -289,8 +312,8 @@ private struct RecoveryBuilder {
             }
         }
         return RecoveryReport(
-            source: "", output: "", walMerged: false, pagesRead: 0, cellsSkipped: 0,
-            rowsFound: found.mapValues(\.count), rowsKept: kept, recordsUnclassified: unclassified,
+            source: "", output: "", walMerged: false, pagesRead: scanned.leafPages, cellsSkipped: scanned.skippedCells,
+            rowsFound: found, rowsKept: kept, recordsUnclassified: unclassified,
             browsers: browsers, repairs: repairs)
     }
 
