@@ -8,9 +8,11 @@ enum ArchiveRows {
 
     /// The store's content as document parts, in the document's order, each
     /// handed to `body` as soon as it is read: one browser's list at a time.
+    /// Browsers come as `ls` lists them: most recently active first.
     static func export(_ db: Database, _ body: (SessionArchive.Part) throws -> Void) throws {
         let browserRows = try Row.fetchAll(db, sql: """
-            SELECT id, created_at, last_active_at, active_tab_id, closed_entry_id FROM browsers ORDER BY created_at, id
+            SELECT id, created_at, last_active_at, active_tab_id, closed_entry_id FROM browsers
+            ORDER BY last_active_at DESC, created_at DESC, id
             """)
         for row in browserRows {
             guard let id = BrowserID(uuidString: try row.decode(forColumn: "id")) else { continue }
