@@ -136,4 +136,28 @@ import Testing
             #expect(recheck.status == 0, "\(recheck)")
         }
     }
+
+    /// A recently closed entry no document can hold fails `check`; export refuses the
+    /// store before writing anything, naming the entry and `recover`, where it wrote a
+    /// document that import refused (or dropped the closed tab without a word).
+    @Test(arguments: [
+        ("DELETE FROM tabs WHERE closed_entry_id IS NOT NULL", "a closed tab entry must hold one tab; it holds 0"),
+        ("DELETE FROM closed_entries WHERE kind = 'tab'", "its closed entry"),
+    ])
+    func aClosedEntryNoDocumentCanHold_isRefusedWithAPointerToRecover(damage: String, expected: String) throws {
+        try TemporaryDirectory.with { dir in
+            let path = try demo(dir)
+            _ = try sqlite(path, damage, in: dir)
+            let check = try binary.run(["check", "--db", path], in: dir.path)
+            #expect(check.status == 1, "\(check)")
+
+            let export = try binary.run(["export", "--db", path], in: dir.path)
+            #expect(export.status == 65 && export.stdout.isEmpty, "\(export)")
+            #expect(export.stderrLines.count == 1, "\(export)")
+            #expect(export.stderr.contains(expected) && export.stderr.contains("sessionstore recover --db"), "\(export)")
+            let toFile = try binary.run(["export", "--db", path, "--output", dir.file("e.json")], in: dir.path)
+            #expect(toFile.status == 65, "\(toFile)")
+            #expect(!FileManager.default.fileExists(atPath: dir.file("e.json")))
+        }
+    }
 }

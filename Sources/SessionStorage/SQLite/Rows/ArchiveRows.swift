@@ -13,7 +13,11 @@ enum ArchiveRows {
     /// A list whose rows break a rule is written repaired, as `ls` and `watch` show
     /// it; what was repaired or left out (a tab of a window whose row is missing)
     /// is recorded in `repairs`, for the command's `note:` lines. The file is unchanged.
+    ///
+    /// - Throws: `StoredValueDamage` (``StorageError/corrupt(path:reason:)``), before any
+    ///   part, when a recently closed entry breaks a rule no document can break.
     static func export(_ db: Database, repairs: RepairLog? = nil, _ body: (SessionArchive.Part) throws -> Void) throws {
+        try refuseClosedEntriesNoDocumentHolds(db)
         let browserRows = try Row.fetchAll(db, sql: """
             SELECT id, created_at, last_active_at, active_tab_id, closed_entry_id FROM browsers
             ORDER BY last_active_at DESC, created_at DESC, id
@@ -49,6 +53,30 @@ enum ArchiveRows {
                 tabs: tabs)))
         }
         try recordTabsOfMissingWindows(db, in: repairs)
+    }
+
+    /// Refuses a store whose recently closed entries break a rule of <doc:TabListRules>
+    /// (what `check` reports of an entry, or a window or closed tab naming an entry
+    /// that does not exist): a document holding them is one `import` refuses (or one
+    /// that would drop a tab without a word), and there is no repairing them in memory
+    /// as a tab list is. `recover` mends them.
+    private static func refuseClosedEntriesNoDocumentHolds(_ db: Database) throws {
+        let problem = try StoreChecker(db: db).closedEntries().first { $0.location.hasPrefix("closed entry ") }
+        if let problem {
+            throw StoredValueDamage(reason: "\(problem.location): \(problem.message.dropLast()); no document can hold it")
+        }
+        // A window or a closed tab whose entry is missing (written with foreign keys off).
+        if let lost = try String.fetchOne(db, sql: """
+            SELECT 'browser ' || id || ': its closed window entry ' || closed_entry_id FROM browsers
+            WHERE closed_entry_id IS NOT NULL AND closed_entry_id NOT IN (SELECT id FROM closed_entries)
+            UNION ALL
+            SELECT 'tab ' || id || ': its closed entry ' || closed_entry_id FROM tabs
+            WHERE closed_entry_id IS NOT NULL AND closed_entry_id NOT IN (SELECT id FROM closed_entries)
+            LIMIT 1
+            """)
+        {
+            throw StoredValueDamage(reason: "\(lost) does not exist; no document can hold it")
+        }
     }
 
     /// A browser's list as the store reads it: strictly, or, when its rows break a
