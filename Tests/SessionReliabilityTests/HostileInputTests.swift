@@ -83,23 +83,24 @@ import Testing
         ("wrong format", #"{"format":"chrome","version":1,"browsers":[],"closed_entries":[]}"#),
         ("dangling active tab", #"{"browsers":[{"active_tab":"00000000-0000-4000-8000-000000000001","created_at":"2026-01-01T00:00:00.000Z","groups":[],"id":"00000000-0000-4000-8000-0000000000aa","last_active_at":"2026-01-01T00:00:00.000Z","tabs":[]}],"closed_entries":[],"format":"sessionstore","version":1}"#),
         ("dangling closed entry", #"{"browsers":[{"closed_entry":"00000000-0000-4000-8000-000000000002","created_at":"2026-01-01T00:00:00.000Z","groups":[],"id":"00000000-0000-4000-8000-0000000000ab","last_active_at":"2026-01-01T00:00:00.000Z","tabs":[]}],"closed_entries":[],"format":"sessionstore","version":1}"#),
-        ("oversized engine state", "ENGINE"),
-        ("oversized history", "HISTORY"),
+        ("oversized title", "TITLE"),
+        ("oversized URL", "URL"),
     ]
 
-    private func tabJSON(id: String, entries: Int, engine: String? = nil) -> String {
-        let entry = #"{"post":false,"referrer_policy":"default","timestamp":"2026-01-01T00:00:00.000Z","title":"t","transition":"link","url":"https://x.example/","user_agent":"automatic"}"#
+    private func tabJSON(id: String, entries: Int, title: String = "t", url: String = "https://x.example/") -> String {
+        let entry = #"{"post":false,"referrer_policy":"default","timestamp":"2026-01-01T00:00:00.000Z","title":"\#(title)","transition":"link","url":"\#(url)","user_agent":"automatic"}"#
         let history = entries == 0 ? #"{"entries":[]}"# : #"{"current_index":0,"entries":["# + Array(repeating: entry, count: entries).joined(separator: ",") + "]}"
-        return #"{"created_at":"2026-01-01T00:00:00.000Z",\#(engine.map { "\"engine_state\":\"\($0)\"," } ?? "")"history":\#(history),"id":"\#(id)","last_active_at":"2026-01-01T00:00:00.000Z","pinned":false}"#
+        return #"{"created_at":"2026-01-01T00:00:00.000Z","history":\#(history),"id":"\#(id)","last_active_at":"2026-01-01T00:00:00.000Z","pinned":false}"#
     }
 
     private func document(_ body: String) -> Data {
         switch body {
-        case "ENGINE", "HISTORY":
-            let tab = body == "ENGINE"
+        case "TITLE", "URL":
+            let tab = body == "TITLE"
                 ? tabJSON(id: "00000000-0000-4000-8000-000000000003", entries: 1,
-                          engine: Data(count: NavigationLimits.defaultMaximumEngineStateBytes + 1).base64EncodedString())
-                : tabJSON(id: "00000000-0000-4000-8000-000000000003", entries: 76)
+                          title: String(repeating: "t", count: NavigationLimits.maximumTitleLength + 1))
+                : tabJSON(id: "00000000-0000-4000-8000-000000000003", entries: 1,
+                          url: "https://x.example/" + String(repeating: "x", count: NavigationLimits.maximumURLLength))
             return Data(#"{"browsers":[{"created_at":"2026-01-01T00:00:00.000Z","groups":[],"id":"00000000-0000-4000-8000-0000000000ac","last_active_at":"2026-01-01T00:00:00.000Z","tabs":[\#(tab)]}],"closed_entries":[],"format":"sessionstore","version":1}"#.utf8)
         default: return Data(body.utf8)
         }

@@ -27,10 +27,8 @@ struct DocumentScanner {
         try input.skipWhitespace()
         try expect(UInt8(ascii: "{"), "expected the document's object")
         var seen: Set<String> = []
-        try members { scanner, key in
-            guard seen.insert(key).inserted || !["browsers", "closed_entries", "format", "version"].contains(key) else {
-                throw StorageError.invalidArchive(location: "$.\(key)", reason: "appears twice")
-            }
+        try members(at: "$") { scanner, key in
+            seen.insert(key)
             switch key {
             case "browsers": try scanner.browsers(into: importer)
             case "closed_entries": try scanner.closedEntries(into: importer)
@@ -41,7 +39,7 @@ struct DocumentScanner {
                 scanner.version = .some(try scanner.decodeValue(Int?.self, at: "$.version"))
                 try scanner.checkHeader(final: false)
             default:
-                _ = try scanner.capture()
+                _ = try scanner.captureOnce(at: "$.\(key)")
             }
         }
         try input.skipWhitespace()
@@ -96,9 +94,8 @@ struct DocumentScanner {
         // The browser's fields but its tabs, put together again for the decoder.
         var fields: [UInt8] = [UInt8(ascii: "{")]
         var sawTabs = false
-        try members { scanner, key in
+        try members(at: at) { scanner, key in
             if key == "tabs" {
-                guard !sawTabs else { throw StorageError.invalidArchive(location: "\(at).tabs", reason: "appears twice") }
                 sawTabs = true
                 try scanner.elements(at: "\(at).tabs", as: [SessionArchive.Tab].self) { scanner, offset in
                     let location = "\(at).tabs[\(offset)]"
@@ -108,7 +105,7 @@ struct DocumentScanner {
                 if fields.count > 1 { fields.append(UInt8(ascii: ",")) }
                 fields.append(contentsOf: try JSONSerialization.data(withJSONObject: key, options: .fragmentsAllowed))
                 fields.append(UInt8(ascii: ":"))
-                fields.append(contentsOf: try scanner.capture())
+                fields.append(contentsOf: try scanner.captureOnce(at: "\(at).\(key)"))
             }
         }
         if sawTabs { fields.append(contentsOf: Array((fields.count > 1 ? ",\"tabs\":[]" : "\"tabs\":[]").utf8)) }
@@ -138,14 +135,15 @@ struct DocumentScanner {
         input.position += 1
     }
 
-    /// Reads an object's members (its `{` already read), handing each key to `body`
-    /// with the input at its value.
-    private mutating func members(_ body: (inout DocumentScanner, String) throws -> Void) throws {
+    /// Reads an object's members (its `{` already read, at JSON path `path`), handing
+    /// each key to `body` with the input at its value. A key that appears twice is refused.
+    private mutating func members(at path: String, _ body: (inout DocumentScanner, String) throws -> Void) throws {
         try input.skipWhitespace()
         if try input.peek() == UInt8(ascii: "}") {
             input.position += 1
             return
         }
+        var keys: Set<String> = []
         while true {
             try input.skipWhitespace()
             guard try input.peek() == UInt8(ascii: "\"") else {
@@ -158,6 +156,9 @@ struct DocumentScanner {
                 key = try JSONDecoder().decode(String.self, from: Data(try capture()))
             } catch is DecodingError {
                 throw StorageError.invalidArchive(location: place, reason: "not valid JSON (a key that is not a string)")
+            }
+            guard keys.insert(key).inserted else {
+                throw DuplicateKey(key: key, offset: 0, path: "\(path).\(key)").error(at: place)
             }
             try input.skipWhitespace()
             try expect(UInt8(ascii: ":"), "expected ':' after a key")
@@ -204,11 +205,34 @@ struct DocumentScanner {
 
     /// Decodes the next value as `type`, errors located under `location`.
     private mutating func decodeValue<T: Decodable>(_ type: T.Type, at location: String) throws -> T {
+        try input.skipWhitespace()
+        let start = input.offset + Int64(input.position)
         let bytes = try capture()
+        let value: T
         do {
-            return try decoder.decode(type, from: Data(bytes))
+            value = try decoder.decode(type, from: Data(bytes))
         } catch {
             throw SessionArchive.located(error, under: location)
+        }
+        try refuseDuplicateKeys(in: bytes, at: location, from: start)
+        return value
+    }
+
+    /// The bytes of the next value (at JSON path `location`), refused when an object
+    /// in it holds a key twice.
+    private mutating func captureOnce(at location: String) throws -> [UInt8] {
+        try input.skipWhitespace()
+        let start = input.offset + Int64(input.position)
+        let bytes = try capture()
+        try refuseDuplicateKeys(in: bytes, at: location, from: start)
+        return bytes
+    }
+
+    /// Refuses `bytes`, a value at JSON path `location` that starts at document offset
+    /// `start`, when an object in it holds a key twice (``DuplicateKey``).
+    private func refuseDuplicateKeys(in bytes: [UInt8], at location: String, from start: Int64) throws {
+        if let duplicate = DuplicateKey.first(in: bytes, under: location) {
+            throw duplicate.error(at: "byte \(start + Int64(duplicate.offset) + 1)")
         }
     }
 

@@ -78,11 +78,16 @@ struct LinesScanner {
     }
 
     private func decode<T: Decodable>(_ type: T.Type, _ bytes: [UInt8]) throws -> T {
+        let value: T
         do {
-            return try decoder.decode(type, from: Data(bytes))
+            value = try decoder.decode(type, from: Data(bytes))
         } catch {
             throw SessionArchive.located(error, under: "line \(lineNumber): $")
         }
+        if let duplicate = DuplicateKey.first(in: bytes) {
+            throw duplicate.error(at: "line \(lineNumber), byte \(duplicate.offset + 1)")
+        }
+        return value
     }
 
     /// The next line that is not blank, without its line feed; `nil` at the end.

@@ -20,6 +20,8 @@ extension SessionArchive {
         } catch {
             throw located(error, in: data)
         }
+        // The JSON is sound here: no object of it may hold a key twice.
+        if let duplicate = DuplicateKey.first(in: data) { throw duplicate.error(at: place(duplicate.offset, in: data)) }
         guard header.format == formatName else {
             throw StorageError.invalidArchive(
                 location: "$.format", reason: "expected \"\(formatName)\", found \(header.format.map { "\"\($0)\"" } ?? "nothing")")

@@ -47,10 +47,22 @@ extension SessionArchive.Layout {
     /// How a ``lines`` document begins (after any white space): its header line as written.
     static let linesPrefix = Array("{\"format\":\"\(SessionArchive.linesFormatName)\"".utf8)
 
-    /// The layout of a document that begins with `prefix` (its first hundred bytes are enough):
+    /// The layout of a document that begins with `prefix` (its first 256 bytes are enough):
     /// ``lines`` when its first line is a lines header, else ``document``.
+    ///
+    /// The header is told by its content, not its spelling: `{"format": "sessionstore-lines",
+    /// "version": 1}`, as Python's `json.dumps` writes it, is one too.
     public init(sniffing prefix: Data) {
         let start = prefix.firstIndex { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } ?? prefix.endIndex
-        self = prefix[start...].starts(with: Self.linesPrefix) ? .lines : .document
+        let line = prefix[start...].prefix { $0 != UInt8(ascii: "\n") }
+        if line.starts(with: Self.linesPrefix) {
+            self = .lines
+        } else if let header = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
+                  header["format"] as? String == SessionArchive.linesFormatName
+        {
+            self = .lines
+        } else {
+            self = .document
+        }
     }
 }

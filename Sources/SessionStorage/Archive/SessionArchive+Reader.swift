@@ -63,9 +63,10 @@ extension SessionArchive {
         /// Whether the document starts with a ``Layout/lines`` header line (``Layout/init(sniffing:)``).
         private func isLines() throws -> Bool {
             try input.skipWhitespace()
-            while input.buffer.count - input.position < Layout.linesPrefix.count, try input.readMore() {}
-            let start = input.position
-            return Layout(sniffing: Data(input.buffer[start..<min(input.buffer.count, start + 256)])) == .lines
+            // The first line, or its first 256 bytes.
+            func sniffed() -> ArraySlice<UInt8> { input.buffer[input.position..<min(input.buffer.count, input.position + 256)] }
+            while sniffed().count < 256, !sniffed().contains(UInt8(ascii: "\n")), try input.readMore() {}
+            return Layout(sniffing: Data(sniffed())) == .lines
         }
     }
 }

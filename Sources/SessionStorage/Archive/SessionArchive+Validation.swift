@@ -7,7 +7,7 @@ extension SessionArchive {
     /// - Throws: ``StorageError/invalidArchive(location:reason:)`` at the first
     ///   problem: duplicate identifiers, a dangling opener, group, active tab or
     ///   closed entry, tabs both pinned and grouped or out of order, a history
-    ///   index out of range, a title, URL, history or blob over the limits. See
+    ///   index out of range, a title or URL over the limits. See
     ///   ``SessionDatabase/checkImport(_:replacing:)`` for the store-aware check.
     public func check(configuration: SessionDatabase.Configuration = .init()) throws {
         var validator = ArchiveValidator(configuration: configuration, wholeDocument: self)
@@ -182,22 +182,18 @@ struct ArchiveValidator {
     // MARK: - Tabs and closed entries
 
     /// A tab's own fields; returns its history as a model value.
+    ///
+    /// A history of any length, and an engine state of any size, are taken: a store
+    /// keeps what its app's `maximumNavigationEntries` and `maximumEngineStateBytes`
+    /// allow, which may be more than this store's settings (the tab's next navigation
+    /// trims its history), and an import reads back what an export wrote.
     mutating func tab(_ tab: SessionArchive.Tab, at location: String) throws -> NavigationHistory {
         guard seenTabs.insert(tab.id).inserted else { throw fail("\(location).id", "tab \(tab.id) appears twice") }
-        let history = try self.history(of: tab, at: "\(location).history")
-        if let state = tab.engineState, state.count > configuration.maximumEngineStateBytes {
-            throw fail("\(location).engine_state",
-                       "\(state.count) bytes is over the limit of \(configuration.maximumEngineStateBytes)")
-        }
-        return history
+        return try self.history(of: tab, at: "\(location).history")
     }
 
     private func history(of tab: SessionArchive.Tab, at location: String) throws -> NavigationHistory {
         let entries = tab.history.entries
-        guard entries.count <= configuration.maximumNavigationEntries else {
-            throw fail("\(location).entries",
-                       "\(entries.count) entries is over the limit of \(configuration.maximumNavigationEntries)")
-        }
         var items: [NavigationItem] = []
         items.reserveCapacity(entries.count)
         for (offset, entry) in entries.enumerated() {

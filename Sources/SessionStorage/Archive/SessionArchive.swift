@@ -5,8 +5,9 @@ import SessionModel
 /// `sessionstore import` reads. Format version 1 is described field by field
 /// in `docs/export-format.md`.
 ///
-/// Two exports of the same state are byte-identical: browsers are ordered by
-/// creation time then id, tabs and groups by their place in the list, closed
+/// Two exports of the same state are byte-identical: browsers are ordered as
+/// `ls` lists them, most recently active first (then by creation time, most
+/// recent first, then id), tabs and groups by their place in the list, closed
 /// entries by closing time (most recent first) then id; keys are sorted; times
 /// are UTC ISO 8601 with milliseconds; blobs are base64.
 public struct SessionArchive: Codable, Sendable, Hashable {

@@ -100,7 +100,8 @@ import Testing
         }
         // The store lists closed entries most recent first; so does its export.
         closed.sort { ($0.closedAt, $1.id.uuidString) > ($1.closedAt, $0.id.uuidString) }
-        result.sort { ($0.createdAt, $0.id.uuidString) < ($1.createdAt, $1.id.uuidString) }
+        // Browsers as `ls` lists them: most recently active first, then most recently made, then by id.
+        result.sort { ($1.lastActiveAt, $1.createdAt, $0.id.uuidString) < ($0.lastActiveAt, $0.createdAt, $1.id.uuidString) }
         return SessionArchive(browsers: result, closedEntries: closed)
     }
 

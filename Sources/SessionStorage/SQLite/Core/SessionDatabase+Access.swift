@@ -273,7 +273,7 @@ extension SessionDatabase {
     ///
     /// - Throws: ``StorageError`` (`closed`, `corrupt`, `sqlite`).
     public func exportArchive() async throws -> SessionArchive {
-        try await read { db in try ArchiveRows.export(db) }
+        try await read { [repairLog] db in try ArchiveRows.export(db, repairs: repairLog) }
     }
 
     /// The whole store as a document, in its canonical order (see ``SessionArchive``).
@@ -283,13 +283,17 @@ extension SessionDatabase {
     ///
     /// - Throws: ``StorageError`` (`closed`, `corrupt`, `sqlite`).
     public func exportArchive() throws -> SessionArchive {
-        try read { db in try ArchiveRows.export(db) }
+        try read { db in try ArchiveRows.export(db, repairs: repairLog) }
     }
 
     /// The whole store as document parts, each handed to `body` as soon as it is
     /// read, in one read transaction: an export of any size in bounded memory
     /// (one browser's list of tab ids at a time). Give the parts to a
     /// ``SessionArchive/Writer`` for the document's text.
+    ///
+    /// A list whose rows break a rule is exported repaired, as a snapshot reads it;
+    /// the repairs, and each tab left out because its window's row is missing, are
+    /// listed by ``repairs()``. The file is unchanged.
     ///
     /// - Parameters:
     ///   - progress: Called after each tab with the tabs written and the store's
@@ -300,10 +304,10 @@ extension SessionDatabase {
         progress: ((_ tabs: Int, _ of: Int) -> Void)? = nil, _ body: (SessionArchive.Part) throws -> Void
     ) throws {
         try read { db in
-            guard let progress else { return try ArchiveRows.export(db, body) }
+            guard let progress else { return try ArchiveRows.export(db, repairs: repairLog, body) }
             let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM tabs") ?? 0
             var done = 0
-            try ArchiveRows.export(db) { part in
+            try ArchiveRows.export(db, repairs: repairLog) { part in
                 try body(part)
                 if case .tab = part {
                     done += 1

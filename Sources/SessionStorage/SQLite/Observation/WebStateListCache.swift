@@ -151,7 +151,7 @@ final class WebStateListCache: Sendable {
     }
 
     /// Whether a strict read failed on rows that break the rules or cannot be decoded.
-    private static func isDamage(_ error: any Error) -> Bool {
+    static func isDamage(_ error: any Error) -> Bool {
         error is StoredValueDamage || error is RowDecodingError
     }
 

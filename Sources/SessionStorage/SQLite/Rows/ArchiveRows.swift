@@ -8,13 +8,23 @@ enum ArchiveRows {
 
     /// The store's content as document parts, in the document's order, each
     /// handed to `body` as soon as it is read: one browser's list at a time.
-    static func export(_ db: Database, _ body: (SessionArchive.Part) throws -> Void) throws {
+    /// Browsers come as `ls` lists them: most recently active first.
+    ///
+    /// A list whose rows break a rule is written repaired, as `ls` and `watch` show
+    /// it; what was repaired or left out (a tab of a window whose row is missing)
+    /// is recorded in `repairs`, for the command's `note:` lines. The file is unchanged.
+    ///
+    /// - Throws: `StoredValueDamage` (``StorageError/corrupt(path:reason:)``), before any
+    ///   part, when a recently closed entry breaks a rule no document can break.
+    static func export(_ db: Database, repairs: RepairLog? = nil, _ body: (SessionArchive.Part) throws -> Void) throws {
+        try refuseClosedEntriesNoDocumentHolds(db)
         let browserRows = try Row.fetchAll(db, sql: """
-            SELECT id, created_at, last_active_at, active_tab_id, closed_entry_id FROM browsers ORDER BY created_at, id
+            SELECT id, created_at, last_active_at, active_tab_id, closed_entry_id FROM browsers
+            ORDER BY last_active_at DESC, created_at DESC, id
             """)
         for row in browserRows {
             guard let id = BrowserID(uuidString: try row.decode(forColumn: "id")) else { continue }
-            let list = try WebStateListRows.load(db, browser: id, includingClosed: true).list
+            let list = try self.list(db, browser: id, repairs: repairs)
             try body(.browser(SessionArchive.Browser(
                 id: id, createdAt: try row.storedDate("created_at"), lastActiveAt: try row.storedDate("last_active_at"),
                 activeTab: list.activeWebState?.id,
@@ -42,12 +52,66 @@ enum ArchiveRows {
                 },
                 tabs: tabs)))
         }
+        try recordTabsOfMissingWindows(db, in: repairs)
+    }
+
+    /// Refuses a store whose recently closed entries break a rule of <doc:TabListRules>
+    /// (what `check` reports of an entry, or a window or closed tab naming an entry
+    /// that does not exist): a document holding them is one `import` refuses (or one
+    /// that would drop a tab without a word), and there is no repairing them in memory
+    /// as a tab list is. `recover` mends them.
+    private static func refuseClosedEntriesNoDocumentHolds(_ db: Database) throws {
+        let problem = try StoreChecker(db: db).closedEntries().first { $0.location.hasPrefix("closed entry ") }
+        if let problem {
+            throw StoredValueDamage(reason: "\(problem.location): \(problem.message.dropLast()); no document can hold it")
+        }
+        // A window or a closed tab whose entry is missing (written with foreign keys off).
+        if let lost = try String.fetchOne(db, sql: """
+            SELECT 'browser ' || id || ': its closed window entry ' || closed_entry_id FROM browsers
+            WHERE closed_entry_id IS NOT NULL AND closed_entry_id NOT IN (SELECT id FROM closed_entries)
+            UNION ALL
+            SELECT 'tab ' || id || ': its closed entry ' || closed_entry_id FROM tabs
+            WHERE closed_entry_id IS NOT NULL AND closed_entry_id NOT IN (SELECT id FROM closed_entries)
+            LIMIT 1
+            """)
+        {
+            throw StoredValueDamage(reason: "\(lost) does not exist; no document can hold it")
+        }
+    }
+
+    /// A browser's list as the store reads it: strictly, or, when its rows break a
+    /// rule, repaired as `ls` and `watch` show it (the repairs recorded in `repairs`).
+    private static func list(_ db: Database, browser: BrowserID, repairs: RepairLog?) throws -> WebStateList {
+        do {
+            return try WebStateListRows.load(db, browser: browser, includingClosed: true).list
+        } catch where WebStateListCache.isDamage(error) {
+            let repaired = try WebStateListRows.loadRepairing(db, browser: browser, includingClosed: true)
+            repairs?.record(repaired.repairs)
+            return repaired.stored.list
+        }
+    }
+
+    /// Records each tab whose window's row is missing (written with foreign keys off):
+    /// no browser of the document can hold it, so the export leaves it out and says so.
+    private static func recordTabsOfMissingWindows(_ db: Database, in repairs: RepairLog?) throws {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT id, browser_id FROM tabs
+            WHERE browser_id IS NOT NULL AND browser_id NOT IN (SELECT id FROM browsers)
+            ORDER BY browser_id, sort_key
+            """)
+        repairs?.record(try rows.compactMap { row in
+            guard let browser = BrowserID(uuidString: try row.decode(forColumn: "browser_id")) else { return nil }
+            return StoreRepair(
+                kind: .tabSkipped, browser: browser, subject: try row.decode(forColumn: "id"),
+                reason: "its window's row is missing, so the export leaves it out; "
+                    + "`sessionstore recover` makes the window anew for its tabs")
+        })
     }
 
     /// The whole document in memory (for small stores and tests; an export streams ``export(_:_:)``).
-    static func export(_ db: Database) throws -> SessionArchive {
+    static func export(_ db: Database, repairs: RepairLog? = nil) throws -> SessionArchive {
         var archive = SessionArchive(browsers: [], closedEntries: [])
-        try export(db) { part in
+        try export(db, repairs: repairs) { part in
             switch part {
             case .browser(let browser, _): archive.browsers.append(browser)
             case .tab(let tab): archive.browsers[archive.browsers.count - 1].tabs.append(tab)

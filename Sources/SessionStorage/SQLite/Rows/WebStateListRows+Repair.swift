@@ -21,12 +21,13 @@ extension WebStateListRows {
         var activeCleared: Bool
     }
 
-    /// Reads the browser's list row by row, skipping rows that cannot be read
-    /// and repairing what breaks the rules. The order of the tabs is kept.
-    static func loadRepairing(_ db: Database, browser: BrowserID) throws -> Repaired {
+    /// Reads the browser's list (of an open browser, or also of a closed window if
+    /// asked) row by row, skipping rows that cannot be read and repairing what
+    /// breaks the rules. The order of the tabs is kept.
+    static func loadRepairing(_ db: Database, browser: BrowserID, includingClosed: Bool = false) throws -> Repaired {
         guard let row = try Row.fetchOne(
-            db, sql: "SELECT revision, active_tab_id FROM browsers WHERE id = ? AND closed_entry_id IS NULL",
-            arguments: [browser.uuidString])
+            db, sql: "SELECT revision, active_tab_id FROM browsers WHERE id = ? AND (? OR closed_entry_id IS NULL)",
+            arguments: [browser.uuidString, includingClosed])
         else { throw StorageError.unknownBrowser(browser.uuidString) }
         let revision: Int64 = try row.decode(forColumn: "revision")
         let activeTabText = try? row.decode(String?.self, forColumn: "active_tab_id")
