@@ -1,0 +1,261 @@
+// SessionStore mirror: sends every tab, window, group and navigation event of
+// the browser's normal windows to the native host (`sessionstore host`), which
+// writes it into the store. One source for Chromium (an MV3 service worker,
+// manifest.json) and Firefox (a persistent background page, manifest.firefox.json).
+//
+// - Each event is posted as it happens; no listener awaits the host.
+// - At start, and after the host reconnects, a snapshot of every window goes first.
+// - Private (incognito) windows never reach the host: the extension asks for no
+//   private access ("incognito": "not_allowed"), and drops any private event anyway.
+// - The host's reply to a message names the store identifiers of new tabs; the
+//   extension keeps them (Firefox: sessions.setTabValue, which survives a restart;
+//   Chromium: storage.session, which survives the service worker) and sends them in
+//   the next snapshot, so the host knows the tabs again.
+"use strict";
+
+const api = globalThis.browser ?? globalThis.chrome;
+const isFirefox = typeof globalThis.browser !== "undefined";
+const HOST = "org.sessionstore.host";
+
+let port = null;
+let nextID = 1;
+let reconnectDelay = 100;
+const sentAt = new Map(); // message id -> performance.now() when posted
+const latencies = []; // round trips, in milliseconds, the last 100,000
+const privateWindows = new Set();
+const privateTabs = new Set();
+const stats = { sent: 0, acknowledged: 0, refused: 0, dropped: 0, lastError: null };
+
+// What the test harness reads through the DevTools protocol or Marionette.
+globalThis.sessionStoreStats = () => {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const at = (q) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : null);
+  return { ...stats, pending: sentAt.size, count: sorted.length, p50: at(0.5), p99: at(0.99), connected: port !== null };
+};
+
+function post(message) {
+  if (port === null) {
+    stats.dropped += 1; // the snapshot sent on reconnecting carries it
+    return;
+  }
+  message.id = nextID++;
+  sentAt.set(message.id, performance.now());
+  stats.sent += 1;
+  try {
+    port.postMessage(message);
+  } catch (error) {
+    stats.lastError = String(error);
+    sentAt.delete(message.id);
+  }
+}
+
+function onReply(reply) {
+  if (reply.ack !== undefined && reply.ack !== null) {
+    const start = sentAt.get(reply.ack);
+    if (start !== undefined) {
+      latencies.push(performance.now() - start);
+      if (latencies.length > 100000) latencies.shift();
+      sentAt.delete(reply.ack);
+    }
+  }
+  if (reply.error) {
+    stats.refused += 1;
+    stats.lastError = reply.error;
+  } else {
+    stats.acknowledged += 1;
+  }
+  if (reply.ids) remember(reply.ids);
+}
+
+// The store identifiers the host gave the tabs, kept where they outlive what they must.
+function remember(ids) {
+  if (isFirefox) {
+    for (const [tab, sid] of Object.entries(ids)) {
+      api.sessions.setTabValue(Number(tab), "sid", sid).catch(() => {});
+    }
+  } else {
+    const items = {};
+    for (const [tab, sid] of Object.entries(ids)) items[`sid:${tab}`] = sid;
+    api.storage.session.set(items).catch(() => {});
+  }
+}
+
+async function rememberedID(tabID) {
+  try {
+    if (isFirefox) return (await api.sessions.getTabValue(tabID, "sid")) ?? null;
+    const key = `sid:${tabID}`;
+    return (await api.storage.session.get(key))[key] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function describeTab(tab) {
+  return {
+    id: tab.id,
+    windowId: tab.windowId,
+    index: tab.index,
+    url: tab.url ?? tab.pendingUrl ?? "",
+    title: tab.title ?? "",
+    pinned: tab.pinned,
+    groupId: tab.groupId ?? -1,
+    active: tab.active,
+    openerTabId: tab.openerTabId,
+    incognito: tab.incognito,
+  };
+}
+
+function describeGroup(group) {
+  return { id: group.id, windowId: group.windowId, title: group.title ?? "", color: group.color, collapsed: group.collapsed };
+}
+
+function isPrivateTab(tab) {
+  return tab.incognito || privateWindows.has(tab.windowId);
+}
+
+async function snapshot() {
+  const windows = await api.windows.getAll({ populate: true, windowTypes: ["normal"] });
+  const groups = api.tabGroups ? await api.tabGroups.query({}) : [];
+  const described = [];
+  for (const window of windows) {
+    if (window.incognito) {
+      privateWindows.add(window.id);
+      continue;
+    }
+    const tabs = [];
+    for (const tab of window.tabs ?? []) {
+      const entry = describeTab(tab);
+      entry.sid = await rememberedID(tab.id);
+      tabs.push(entry);
+    }
+    described.push({
+      id: window.id,
+      tabs,
+      groups: groups.filter((g) => g.windowId === window.id).map(describeGroup),
+    });
+  }
+  post({ type: "snapshot", windows: described });
+}
+
+function connect() {
+  try {
+    port = api.runtime.connectNative(HOST);
+  } catch (error) {
+    stats.lastError = String(error);
+    port = null;
+    setTimeout(connect, reconnectDelay);
+    reconnectDelay = Math.min(reconnectDelay * 2, 30000);
+    return;
+  }
+  port.onMessage.addListener((reply) => {
+    reconnectDelay = 100;
+    onReply(reply);
+  });
+  port.onDisconnect.addListener(() => {
+    stats.lastError = String(api.runtime.lastError?.message ?? port?.error?.message ?? "disconnected");
+    port = null;
+    sentAt.clear();
+    setTimeout(connect, reconnectDelay);
+    reconnectDelay = Math.min(reconnectDelay * 2, 30000);
+  });
+  snapshot().catch((error) => (stats.lastError = String(error)));
+}
+
+// ---- Events, posted as they happen ----
+
+api.windows.onCreated.addListener((window) => {
+  if (window.incognito) {
+    privateWindows.add(window.id);
+    return;
+  }
+  if (window.type && window.type !== "normal") return;
+  post({ type: "windowCreated", window: { id: window.id, tabs: [] } });
+});
+
+api.windows.onRemoved.addListener((windowId) => {
+  if (privateWindows.delete(windowId)) return;
+  post({ type: "windowRemoved", windowId });
+});
+
+api.tabs.onCreated.addListener((tab) => {
+  if (isPrivateTab(tab)) {
+    privateTabs.add(tab.id);
+    return;
+  }
+  post({ type: "tabCreated", tab: describeTab(tab) });
+});
+
+api.tabs.onRemoved.addListener((tabId, info) => {
+  if (privateTabs.delete(tabId) || privateWindows.has(info.windowId)) return;
+  post({ type: "tabRemoved", tabId, windowId: info.windowId, isWindowClosing: info.isWindowClosing });
+});
+
+api.tabs.onMoved.addListener((tabId, info) => {
+  if (privateTabs.has(tabId)) return;
+  post({ type: "tabMoved", tabId, windowId: info.windowId, fromIndex: info.fromIndex, toIndex: info.toIndex });
+});
+
+api.tabs.onDetached.addListener((tabId, info) => {
+  if (privateTabs.has(tabId)) return;
+  post({ type: "tabDetached", tabId, oldWindowId: info.oldWindowId, oldPosition: info.oldPosition });
+});
+
+api.tabs.onAttached.addListener((tabId, info) => {
+  if (privateTabs.has(tabId)) return;
+  post({ type: "tabAttached", tabId, newWindowId: info.newWindowId, newPosition: info.newPosition });
+});
+
+api.tabs.onActivated.addListener((info) => {
+  if (privateTabs.has(info.tabId) || privateWindows.has(info.windowId)) return;
+  post({ type: "tabActivated", tabId: info.tabId, windowId: info.windowId });
+});
+
+const followed = ["url", "title", "pinned", "groupId", "status"];
+api.tabs.onUpdated.addListener((tabId, changes, tab) => {
+  if (isPrivateTab(tab) || privateTabs.has(tabId)) return;
+  if (!followed.some((key) => key in changes)) return;
+  post({ type: "tabUpdated", tab: describeTab(tab) });
+});
+
+// Chromium replaces a tab when it shows a prerendered page; Firefox registers the event but never fires it.
+api.tabs.onReplaced?.addListener((addedTabId, removedTabId) => {
+  if (privateTabs.has(removedTabId)) {
+    privateTabs.add(addedTabId);
+    return;
+  }
+  post({ type: "tabReplaced", addedTabId, removedTabId });
+});
+
+if (api.tabGroups) {
+  for (const [event, type] of [
+    ["onCreated", "groupCreated"],
+    ["onUpdated", "groupUpdated"],
+    ["onMoved", "groupMoved"],
+    ["onRemoved", "groupRemoved"],
+  ]) {
+    api.tabGroups[event].addListener((group) => {
+      if (privateWindows.has(group.windowId)) return;
+      post({ type, group: describeGroup(group) });
+    });
+  }
+}
+
+function navigation(sameDocument) {
+  return (details) => {
+    if (details.frameId !== 0 || privateTabs.has(details.tabId)) return;
+    post({
+      type: "navigationCommitted",
+      tabId: details.tabId,
+      url: details.url,
+      transitionType: details.transitionType,
+      transitionQualifiers: details.transitionQualifiers,
+      timeStamp: details.timeStamp,
+      sameDocument,
+    });
+  };
+}
+api.webNavigation.onCommitted.addListener(navigation(false));
+api.webNavigation.onHistoryStateUpdated.addListener(navigation(true));
+api.webNavigation.onReferenceFragmentUpdated.addListener(navigation(true));
+
+connect();
