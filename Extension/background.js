@@ -4,7 +4,8 @@
 // manifest.json) and Firefox (a persistent background page, manifest.firefox.json).
 //
 // - Each event is posted as it happens; no listener awaits the host.
-// - At start, and after the host reconnects, a snapshot of every window goes first.
+// - At start, and after the host reconnects, a snapshot of every window goes first,
+//   once the browser's events pause (a browser restoring its windows fires many).
 // - Private (incognito) windows never reach the host: the extension asks for no
 //   private access ("incognito": "not_allowed"), and drops any private event anyway.
 // - The host's reply to a message names the store identifiers of new tabs; the
@@ -30,12 +31,66 @@ const stats = { sent: 0, acknowledged: 0, refused: 0, dropped: 0, lastError: nul
 globalThis.sessionStoreStats = () => {
   const sorted = [...latencies].sort((a, b) => a - b);
   const at = (q) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : null);
-  return { ...stats, pending: sentAt.size, count: sorted.length, p50: at(0.5), p99: at(0.99), connected: port !== null };
+  return {
+    ...stats, pending: sentAt.size, held: held.length, count: sorted.length, p50: at(0.5), p99: at(0.99),
+    connected: port !== null, snapshotSent,
+  };
 };
+
+// Until the snapshot is sent, events are held (a browser restoring its session
+// fires many): the snapshot is taken once they stop for a moment, and the events
+// that come while it is read follow it.
+let snapshotSent = false;
+let held = [];
+let quietTimer = null;
+const QUIET_MS = 300;
+const MOST_WAIT_MS = 3000;
+let firstHeldAt = 0;
 
 function post(message) {
   if (port === null) {
     stats.dropped += 1; // the snapshot sent on reconnecting carries it
+    return;
+  }
+  if (!snapshotSent) {
+    held.push(message);
+    scheduleSnapshot();
+    return;
+  }
+  send(message);
+}
+
+function scheduleSnapshot() {
+  const now = performance.now();
+  if (firstHeldAt === 0) firstHeldAt = now;
+  clearTimeout(quietTimer);
+  const wait = Math.max(0, Math.min(QUIET_MS, firstHeldAt + MOST_WAIT_MS - now));
+  quietTimer = setTimeout(takeSnapshot, wait);
+}
+
+async function takeSnapshot() {
+  quietTimer = null;
+  // What happened before the snapshot is in it; what happens while it is read follows it.
+  held = [];
+  let message;
+  try {
+    message = await snapshotMessage();
+  } catch (error) {
+    stats.lastError = String(error);
+    return scheduleSnapshot();
+  }
+  if (port === null) return;
+  send(message);
+  snapshotSent = true;
+  firstHeldAt = 0;
+  const after = held;
+  held = [];
+  for (const event of after) send(event);
+}
+
+function send(message) {
+  if (port === null) {
+    stats.dropped += 1;
     return;
   }
   message.id = nextID++;
@@ -95,7 +150,7 @@ function describeTab(tab) {
     id: tab.id,
     windowId: tab.windowId,
     index: tab.index,
-    url: tab.url ?? tab.pendingUrl ?? "",
+    url: tab.url || tab.pendingUrl || "", // a tab still loading has an empty url and a pendingUrl
     title: tab.title ?? "",
     pinned: tab.pinned,
     groupId: tab.groupId ?? -1,
@@ -113,7 +168,7 @@ function isPrivateTab(tab) {
   return tab.incognito || privateWindows.has(tab.windowId);
 }
 
-async function snapshot() {
+async function snapshotMessage() {
   const windows = await api.windows.getAll({ populate: true, windowTypes: ["normal"] });
   const groups = api.tabGroups ? await api.tabGroups.query({}) : [];
   const described = [];
@@ -134,7 +189,7 @@ async function snapshot() {
       groups: groups.filter((g) => g.windowId === window.id).map(describeGroup),
     });
   }
-  post({ type: "snapshot", windows: described });
+  return { type: "snapshot", windows: described };
 }
 
 function connect() {
@@ -154,11 +209,14 @@ function connect() {
   port.onDisconnect.addListener(() => {
     stats.lastError = String(api.runtime.lastError?.message ?? port?.error?.message ?? "disconnected");
     port = null;
+    snapshotSent = false;
+    held = [];
     sentAt.clear();
     setTimeout(connect, reconnectDelay);
     reconnectDelay = Math.min(reconnectDelay * 2, 30000);
   });
-  snapshot().catch((error) => (stats.lastError = String(error)));
+  snapshotSent = false;
+  scheduleSnapshot();
 }
 
 // ---- Events, posted as they happen ----

@@ -12,7 +12,9 @@ import SessionStorage
 /// 2. Other windows are matched to the remaining browsers by their tabs' URLs in
 ///    order: the pair whose longest common subsequence of URLs is longest first,
 ///    as long as it covers half the shorter list. Within a pair, the tabs of that
-///    subsequence keep their identifiers, histories and openers.
+///    subsequence keep their identifiers, histories and openers, and so do the tabs
+///    between two of them where both lists have as many (a tab still loading has no
+///    URL yet).
 /// 3. Windows left over become new browsers; browsers left over are closed
 ///    (listed as recently closed windows, restorable) — unless the snapshot has no
 ///    tab at all, which never closes anything: a browser that reports nothing yet
@@ -59,7 +61,7 @@ extension BrowserMirror {
                 let storedURLs = snapshot.list.webStates.map { snapshot.pages[$0.id]?.url ?? "" }
                 let pairs = Self.commonSubsequence(urls, storedURLs)
                 if pairs.count * 2 >= min(urls.count, storedURLs.count), !pairs.isEmpty {
-                    candidates.append((window, browser, pairs))
+                    candidates.append((window, browser, Self.pairingGaps(pairs, urls.count, storedURLs.count)))
                 }
             }
         }
@@ -90,6 +92,7 @@ extension BrowserMirror {
                 }
             }
         }
+        // Windows removed and not yet closed are open in the store: the matching above took them as such.
         memory = Memory(state: state, browserOf: browserOf, tabOf: tabOf, groupOf: groupOf)
         // 3. Browsers nothing matched are closed, unless the browser reported no tab at all.
         if !state.tabs.isEmpty {
@@ -115,6 +118,24 @@ extension BrowserMirror {
         }
         memory.provisional.removeAll()
         return ids
+    }
+
+    /// `pairs` with the tabs between two of them (or before the first, or after the
+    /// last) paired in order where both lists have as many there: a tab still
+    /// loading (no URL yet) or one whose page changed while nothing watched keeps
+    /// its place, and so its identity.
+    static func pairingGaps(_ pairs: [(Int, Int)], _ count: Int, _ storedCount: Int) -> [(Int, Int)] {
+        var filled: [(Int, Int)] = []
+        var previous = (-1, -1)
+        for pair in pairs + [(count, storedCount)] {
+            let gap = pair.0 - previous.0 - 1
+            if gap > 0, gap == pair.1 - previous.1 - 1 {
+                for offset in 1...gap { filled.append((previous.0 + offset, previous.1 + offset)) }
+            }
+            if pair.0 < count { filled.append(pair) }
+            previous = pair
+        }
+        return filled
     }
 
     /// The longest common subsequence of two lists, as index pairs in order

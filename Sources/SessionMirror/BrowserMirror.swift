@@ -35,7 +35,18 @@ package final class BrowserMirror {
         /// Tabs whose current entry was added for a new URL that `tabs.onUpdated`
         /// reported before `webNavigation` said how the user got there.
         var provisional: Set<WebStateID> = []
+        /// Browsers whose windows the browser removed, not yet written as closed (see ``closeDelay``).
+        var pendingCloses: [(browser: BrowserID, due: Date)] = []
     }
+
+    /// How long a removed window waits before it is written as closed. A browser
+    /// that quits removes every window, one after another, and restores them all
+    /// at its next start: removals that end with no window left, or with the
+    /// browser gone (the host's input ends), are a quit, and close nothing.
+    package static let closeDelay: TimeInterval = 1.5
+
+    /// When the first removed window is due to be written as closed, if any is waiting.
+    package var nextCloseDue: Date? { memory.pendingCloses.map(\.due).min() }
 
     var memory = Memory()
 
@@ -85,12 +96,14 @@ package final class BrowserMirror {
             try reconcile(window.id)
             return try follow(tabs: window.tabs ?? [])
         case .windowRemoved:
-            guard let id = message.windowId else { return [:] }
-            if let browser = memory.browserOf[id], try browsers.browser(browser) != nil {
-                try browsers.closeBrowser(browser)
+            guard let id = message.windowId, memory.state.windows[id] != nil else { return [:] }
+            if let browser = memory.browserOf[id] {
+                memory.pendingCloses.append((browser, now().addingTimeInterval(Self.closeDelay)))
             }
             memory.state.removeWindow(id)
             memory.browserOf[id] = nil
+            // The last window gone: the browser is quitting, and will restore them all.
+            if memory.state.windows.isEmpty { memory.pendingCloses.removeAll() }
         case .tabCreated:
             guard let tab = message.tab, tab.incognito != true else { return [:] }
             memory.state.insert(tab)
@@ -158,6 +171,28 @@ package final class BrowserMirror {
             try followNavigation(message)
         }
         return [:]
+    }
+
+    /// Writes the removed windows that are due (all of them with `.distantFuture`)
+    /// as recently closed windows, in one transaction; returns how many.
+    @discardableResult
+    package func closeRemovedWindows(dueBy time: Date) throws -> Int {
+        let due = memory.pendingCloses.filter { $0.due <= time }
+        guard !due.isEmpty else { return 0 }
+        try database.writingTogether {
+            for close in due where try browsers.browser(close.browser) != nil {
+                try browsers.closeBrowser(close.browser)
+            }
+        }
+        memory.pendingCloses.removeAll { close in due.contains { $0.browser == close.browser } }
+        return due.count
+    }
+
+    /// Forgets the removed windows not yet written as closed: the browser quit, and restores them.
+    @discardableResult
+    package func keepRemovedWindowsOpen() -> Int {
+        defer { memory.pendingCloses.removeAll() }
+        return memory.pendingCloses.count
     }
 
     /// The store's browser for a window, made when the window is new.

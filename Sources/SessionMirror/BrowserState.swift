@@ -69,6 +69,10 @@ package struct BrowserState: Sendable, Equatable {
     /// Takes what a full `tabs.Tab` says of a known tab: its page, pinned state,
     /// group, and (when the window agrees) its index.
     package mutating func update(_ tab: BrowserTab) {
+        // Index -1: the tab is leaving its strip (dragged away, or its window closing, the
+        // browser quitting), and the browser takes it out of its group first. What follows
+        // (detached, removed) says what happens; the group it leaves is not news.
+        guard tab.index >= 0 else { return }
         guard var known = tabs[tab.id] else { return insert(tab) }
         if let url = Self.url(tab.url) { known.url = url }
         if let title = tab.title { known.title = title }
@@ -134,10 +138,12 @@ package struct BrowserState: Sendable, Equatable {
         groups[group.id] = group
     }
 
-    /// Forgets a group; its tabs leave it.
+    /// Forgets a group no tab is in any more. A group whose tabs are still in it is
+    /// being torn down with its window (or the browser quitting): its tabs keep it,
+    /// and what becomes of them (closed, moved) says the rest.
     package mutating func removeGroup(_ id: Int) {
+        guard !tabs.values.contains(where: { $0.groupId == id }) else { return }
         groups[id] = nil
-        for (tab, value) in tabs where value.groupId == id { tabs[tab]?.groupId = nil }
     }
 
     /// A page URL, `nil` for none (an empty string).

@@ -13,7 +13,9 @@ extension SessionStore {
                 is a 32-bit length in native byte order, then UTF-8 JSON (docs/browser-mirror.md). \
                 Each event is written in one transaction and acknowledged once committed; a store \
                 locked by another process is waited for, never given up on. Logs go to standard \
-                error. At the end of input it exits 0, having written every complete message.
+                error. At the end of input it exits 0, having written every complete message. A \
+                removed window is written as closed 1.5 s later, unless the browser quits meanwhile \
+                (its last window goes, or the input ends): a quitting browser restores its windows.
                 """)
 
         @OptionGroup var options: StoreOptions
@@ -22,18 +24,31 @@ extension SessionStore {
         @Argument(parsing: .allUnrecognized, help: .hidden)
         var browserArguments: [String] = []
 
+        /// SESSIONSTORE_HOST_TRACE=1 logs every message received (its first 4,000 bytes).
+        private var trace: Bool { ProcessInfo.processInfo.environment["SESSIONSTORE_HOST_TRACE"] == "1" }
+
         func run() throws {
             let database = try retryingWhileLocked("opening the store") { try options.openForWriting(create: true) }
             defer { try? database.close() }
             let mirror = BrowserMirror(database: database)
             var reader = NativeMessaging.Reader(descriptor: 0)
             log("mirroring into \(options.path)")
-            while let frame = try reader.next() {
+            while true {
+                // Windows the browser removed are written as closed once the delay passes with the browser still there.
+                if let due = mirror.nextCloseDue, !reader.waitForInput(until: due) {
+                    let closed = try retryingWhileLocked("closing removed windows") {
+                        try mirror.closeRemovedWindows(dueBy: Date())
+                    }
+                    if closed > 0 { log("\(closed) removed window(s) written as recently closed") }
+                    continue
+                }
+                guard let frame = try reader.next() else { break }
                 let reply: MirrorReply
                 switch frame {
                 case .oversized(let length):
                     reply = refuse(nil, "a message of \(length) bytes, over the \(NativeMessaging.maximumIncoming) the host takes")
                 case .message(let body):
+                    if trace { log("received \(String(decoding: body.prefix(4000), as: UTF8.self))") }
                     reply = handle(body, with: mirror)
                 }
                 for frame in try NativeMessaging.frames(for: reply) {
@@ -42,6 +57,10 @@ extension SessionStore {
                         throw ExitCode(ExitStatus.ioError)
                     }
                 }
+            }
+            let kept = mirror.keepRemovedWindowsOpen()
+            if kept > 0 {
+                log("the browser quit: \(kept) window(s) it removed as it did stay open in the store, as it restores them")
             }
             if reader.truncatedBytes > 0 {
                 log("the input ended inside a message (\(reader.truncatedBytes) bytes): dropped, nothing of it written")

@@ -75,6 +75,39 @@ import Testing
         }
     }
 
+    /// A window removed and then the input ended (the browser quit): it stays open.
+    /// A window removed while the browser runs on: written as closed after the delay.
+    @Test func aRemovedWindow_staysOpenWhenTheBrowserQuits_andClosesWhenItRunsOn() throws {
+        let second = #"{"id":3,"type":"windowCreated","window":{"id":8,"tabs":[]}}"#
+        let secondTab = #"{"id":4,"type":"tabCreated","tab":{"id":80,"windowId":8,"index":0,"url":"https://example.net/","active":true}}"#
+        let removed = #"{"id":5,"type":"windowRemoved","windowId":8}"#
+        try TemporaryDirectory.with { dir in
+            let (status, replies, log) = try Self.host(Self.framed([Self.window, Self.tab, second, secondTab, removed]), in: dir)
+            #expect(status == 0 && replies.count == 5, "\(log)")
+            #expect(log.contains("the browser quit: 1 window(s)"), "\(log)")
+            let ls = try runTool(["ls", "--db", "s.sqlite"], in: dir.path)
+            #expect(ls.stdout.hasPrefix("2 browsers"), "\(ls)")
+        }
+        try TemporaryDirectory.with { dir in
+            let host = Process()
+            host.executableURL = URL(fileURLWithPath: BuiltBinary.sessionstore)
+            host.arguments = ["host", "--db", "s.sqlite"]
+            host.currentDirectoryURL = URL(fileURLWithPath: dir.path)
+            let input = Pipe()
+            host.standardInput = input
+            host.standardOutput = FileHandle.nullDevice
+            host.standardError = FileHandle.nullDevice
+            try host.run()
+            try input.fileHandleForWriting.write(contentsOf: Self.framed([Self.window, Self.tab, second, secondTab, removed]))
+            Thread.sleep(forTimeInterval: BrowserMirror.closeDelay + 1.5)
+            try input.fileHandleForWriting.close()
+            host.waitUntilExit()
+            #expect(host.terminationStatus == 0)
+            let ls = try runTool(["ls", "--all", "--db", "s.sqlite"], in: dir.path)
+            #expect(ls.stdout.hasPrefix("1 browser") && ls.stdout.contains("window"), "\(ls)")
+        }
+    }
+
     /// With another process holding the write lock past the busy timeout, the host
     /// waits and retries: the event is written once the lock is released, never dropped.
     @Test func aLockedStore_isWaitedFor_andTheEventWritten() throws {

@@ -9,11 +9,13 @@ import Testing
 /// of what users do, the store shows what the browser shows.
 @Suite struct MirrorFidelityTests {
     /// Feeds the browser's pending events to the mirror; every one is acknowledged.
+    /// Then the browser goes on running past the delay after which removed windows are closed.
     static func deliver(_ browser: SimulatedBrowser, to mirror: BrowserMirror) throws {
         for event in browser.takeEvents() {
             let reply = try mirror.handle(event)
             #expect(reply.ack == event.id && reply.error == nil, "\(event.type): \(reply)")
         }
+        try mirror.closeRemovedWindows(dueBy: .distantFuture)
     }
 
     /// Every mismatch between what the browser shows and what the store holds.

@@ -106,6 +106,33 @@ import Testing
         #expect(try MirrorFidelityTests.mismatches(browser, mirror, store).isEmpty)
     }
 
+    /// A browser that quits removes every window; they stay open in the store, and
+    /// its next start finds them. A window removed while others stay is closed once
+    /// the delay has passed, not before.
+    @Test func windowsRemovedByAQuit_stayOpen_andOneClosedAlone_closesAfterTheDelay() throws {
+        let (store, browser, mirror) = try Self.mirrored()
+        browser.closeWindow(browser.windows[0].id)
+        for event in browser.takeEvents() { _ = try mirror.handle(event) }
+        #expect(mirror.nextCloseDue != nil)
+        #expect(try mirror.closeRemovedWindows(dueBy: Date()) == 0)
+        #expect(try store.browsers.browsers().count == 3)
+        // The other two go: the last window gone, it was a quit.
+        for window in browser.windows.map(\.id) { browser.closeWindow(window) }
+        for event in browser.takeEvents() { _ = try mirror.handle(event) }
+        #expect(mirror.nextCloseDue == nil)
+        #expect(try store.browsers.browsers().count == 3)
+        #expect(try SQLiteRecentlyClosedRepository(database: store.database).entries().isEmpty)
+        // One window removed while the others stay: closed once due.
+        let (store2, browser2, mirror2) = try Self.mirrored()
+        browser2.closeWindow(browser2.windows[1].id)
+        for event in browser2.takeEvents() { _ = try mirror2.handle(event) }
+        let due = try #require(mirror2.nextCloseDue)
+        #expect(try mirror2.closeRemovedWindows(dueBy: due) == 1)
+        #expect(try store2.browsers.browsers().count == 2)
+        #expect(try SQLiteRecentlyClosedRepository(database: store2.database).entries().map(\.kind) == [.window])
+        _ = store
+    }
+
     @Test func aTabDraggedToAnotherWindow_keepsItsIdentifierAndHistory() throws {
         let (store, browser, mirror) = try Self.mirrored()
         let tab = browser.windows[0].tabs[1]
@@ -129,5 +156,18 @@ import Testing
         #expect(BrowserMirror.nearest("x", in: history) == nil)
         let middle = try NavigationHistory(items: ["a", "b", "a"].map { NavigationItem(url: $0) }, currentIndex: 1)
         #expect(BrowserMirror.nearest("a", in: middle) == 0)
+    }
+}
+
+/// The URL alignment's gaps: tabs between two matched ones pair in order when both lists have as many there.
+@Suite struct GapPairingTests {
+    @Test func tabsBetweenMatchedOnes_pairInOrder_whenTheGapsAreAsLong() {
+        let pairs = BrowserMirror.commonSubsequence(["", "b", "x", "y", "e"], ["a", "b", "c", "d", "e"])
+        #expect(pairs.map { [$0.0, $0.1] } == [[1, 1], [4, 4]])
+        let filled = BrowserMirror.pairingGaps(pairs, 5, 5)
+        #expect(filled.map { [$0.0, $0.1] } == [[0, 0], [1, 1], [2, 2], [3, 3], [4, 4]])
+        // Gaps of different lengths stay unpaired.
+        let uneven = BrowserMirror.pairingGaps(BrowserMirror.commonSubsequence(["b", "x", "e"], ["b", "c", "d", "e"]), 3, 4)
+        #expect(uneven.map { [$0.0, $0.1] } == [[0, 0], [2, 3]])
     }
 }

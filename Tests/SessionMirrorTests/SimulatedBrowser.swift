@@ -114,7 +114,11 @@ final class SimulatedBrowser {
     func closeTab(_ id: Int) {
         guard let (w, index) = place(ofTab: id) else { return }
         let window = windows[w]
-        if window.tabs.count == 1 { return closeWindow(window.id) }
+        if window.tabs.count == 1 {
+            // Closing the last tab of the last window quits the browser: not simulated.
+            guard windows.filter({ !$0.incognito }).count > 1 || window.incognito else { return }
+            return closeWindow(window.id)
+        }
         windows[w].tabs.remove(at: index)
         emit(.tabRemoved) { $0.tabId = id; $0.windowId = window.id; $0.isWindowClosing = false }
         dropEmptyGroups()
