@@ -23,11 +23,11 @@ enum NativeHostManifest {
             let data = userDataDirectory ?? "\(environment["XDG_CONFIG_HOME"] ?? "\(home)/.config")/chromium"
             return "\(data)/NativeMessagingHosts"
         case .firefox:
-            // Firefox reads ~/.mozilla/native-messaging-hosts/ when ~/.mozilla exists, else the XDG place.
-            if FileManager.default.fileExists(atPath: "\(home)/.mozilla") {
-                return "\(home)/.mozilla/native-messaging-hosts"
-            }
-            return "\(environment["XDG_CONFIG_HOME"] ?? "\(home)/.config")/mozilla/native-messaging-hosts"
+            // Firefox ESR 153 reads ~/.mozilla/native-messaging-hosts/ (its XREUserNativeManifests),
+            // with profiles in ~/.mozilla or in the XDG place alike; a manifest in
+            // $XDG_CONFIG_HOME/mozilla/native-messaging-hosts/ is not read. Making ~/.mozilla
+            // for it does not move the profiles (checked on ESR 153).
+            return "\(home)/.mozilla/native-messaging-hosts"
         }
     }
 

@@ -14,9 +14,10 @@ import Testing
             let environment = ["HOME": home, "XDG_CONFIG_HOME": dir.file("config")]
             let install = try runTool(["install-host", "--browser", browser, "--db", "tabs.sqlite"], in: dir.path, environment: environment)
             #expect(install.status == 0, "\(install)")
-            // Chromium: its user data directory; Firefox without ~/.mozilla: the XDG place.
+            // Chromium: its user data directory; Firefox: ~/.mozilla, even with XDG_CONFIG_HOME set
+            // (ESR 153 reads no other place).
             let directory = browser == "chromium"
-                ? dir.file("config/chromium/NativeMessagingHosts") : dir.file("config/mozilla/native-messaging-hosts")
+                ? dir.file("config/chromium/NativeMessagingHosts") : "\(home)/.mozilla/native-messaging-hosts"
             let data = try #require(fileBytes("\(directory)/org.sessionstore.host.json"), "\(install)")
             let manifest = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
             #expect(manifest["name"] as? String == "org.sessionstore.host" && manifest["type"] as? String == "stdio")
