@@ -47,6 +47,24 @@ const QUIET_MS = 300;
 const MOST_WAIT_MS = 3000;
 let firstHeldAt = 0;
 
+// Round trips measured one at a time: `count` activations of the active tab, each
+// posted once the previous one is acknowledged (what the browser suite calls).
+globalThis.sessionStoreRoundTrips = async (count) => {
+  const [tab] = await api.tabs.query({ active: true, lastFocusedWindow: true });
+  const times = [];
+  for (let i = 0; i < count; i++) {
+    const start = performance.now();
+    await new Promise((resolve) => {
+      waiters.push(resolve);
+      send({ type: "tabActivated", tabId: tab.id, windowId: tab.windowId });
+    });
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return { count, p50: times[Math.floor(count / 2)], p99: times[Math.min(count - 1, Math.floor(count * 0.99))] };
+};
+const waiters = [];
+
 function post(message) {
   if (port === null) {
     stats.dropped += 1; // the snapshot sent on reconnecting carries it
@@ -120,6 +138,7 @@ function onReply(reply) {
     stats.acknowledged += 1;
   }
   if (reply.ids) remember(reply.ids);
+  waiters.shift()?.();
 }
 
 // The store identifiers the host gave the tabs, kept where they outlive what they must.
