@@ -23,8 +23,10 @@ let nextID = 1;
 let reconnectDelay = 100;
 const sentAt = new Map(); // message id -> performance.now() when posted
 const latencies = []; // round trips, in milliseconds, the last 100,000
-const privateWindows = new Set();
-const privateTabs = new Set();
+// Windows and tabs never mirrored: private ones, and windows that are not normal
+// browser windows (popups, app windows), with their tabs.
+const unmirroredWindows = new Set();
+const unmirroredTabs = new Set();
 const stats = { sent: 0, acknowledged: 0, refused: 0, dropped: 0, lastError: null };
 
 // What the test harness reads through the DevTools protocol or Marionette.
@@ -41,6 +43,8 @@ globalThis.sessionStoreStats = () => {
 // fires many): the snapshot is taken once they stop for a moment, and the events
 // that come while it is read follow it.
 let snapshotSent = false;
+let snapshotInFlight = false;
+let generation = 0; // bumped at every connection and disconnection: a snapshot read for an older one is dropped
 let held = [];
 let quietTimer = null;
 const QUIET_MS = 300;
@@ -55,15 +59,16 @@ globalThis.sessionStoreRoundTrips = async (count) => {
   for (let i = 0; i < count; i++) {
     const start = performance.now();
     await new Promise((resolve) => {
-      waiters.push(resolve);
-      send({ type: "tabActivated", tabId: tab.id, windowId: tab.windowId });
+      const id = send({ type: "tabActivated", tabId: tab.id, windowId: tab.windowId });
+      if (id === null) resolve();
+      else waiters.set(id, resolve);
     });
     times.push(performance.now() - start);
   }
   times.sort((a, b) => a - b);
   return { count, p50: times[Math.floor(count / 2)], p99: times[Math.min(count - 1, Math.floor(count * 0.99))] };
 };
-const waiters = [];
+const waiters = new Map(); // message id -> what its acknowledgement resolves
 
 function post(message) {
   if (port === null) {
@@ -79,6 +84,7 @@ function post(message) {
 }
 
 function scheduleSnapshot() {
+  if (snapshotSent || snapshotInFlight || port === null) return;
   const now = performance.now();
   if (firstHeldAt === 0) firstHeldAt = now;
   clearTimeout(quietTimer);
@@ -88,15 +94,22 @@ function scheduleSnapshot() {
 
 async function takeSnapshot() {
   quietTimer = null;
+  if (snapshotSent || snapshotInFlight || port === null) return;
+  snapshotInFlight = true;
+  const mine = generation;
   // What happened before the snapshot is in it; what happens while it is read follows it.
   held = [];
   let message;
   try {
     message = await snapshotMessage();
   } catch (error) {
+    if (mine !== generation) return;
+    snapshotInFlight = false;
     stats.lastError = String(error);
     return scheduleSnapshot();
   }
+  if (mine !== generation) return; // the connection it was read for is gone
+  snapshotInFlight = false;
   if (port === null) return;
   send(message);
   snapshotSent = true;
@@ -106,10 +119,11 @@ async function takeSnapshot() {
   for (const event of after) send(event);
 }
 
+// Posts a message now; returns its id, or null when there is no connection.
 function send(message) {
   if (port === null) {
     stats.dropped += 1;
-    return;
+    return null;
   }
   message.id = nextID++;
   sentAt.set(message.id, performance.now());
@@ -120,6 +134,7 @@ function send(message) {
     stats.lastError = String(error);
     sentAt.delete(message.id);
   }
+  return message.id;
 }
 
 function onReply(reply) {
@@ -138,7 +153,10 @@ function onReply(reply) {
     stats.acknowledged += 1;
   }
   if (reply.ids) remember(reply.ids);
-  waiters.shift()?.();
+  if (reply.ack !== undefined && reply.ack !== null) {
+    waiters.get(reply.ack)?.();
+    waiters.delete(reply.ack);
+  }
 }
 
 // The store identifiers the host gave the tabs, kept where they outlive what they must.
@@ -183,17 +201,20 @@ function describeGroup(group) {
   return { id: group.id, windowId: group.windowId, title: group.title ?? "", color: group.color, collapsed: group.collapsed };
 }
 
-function isPrivateTab(tab) {
-  return tab.incognito || privateWindows.has(tab.windowId);
+function isUnmirrored(tab) {
+  return tab.incognito || unmirroredWindows.has(tab.windowId);
 }
 
 async function snapshotMessage() {
   const windows = await api.windows.getAll({ populate: true, windowTypes: ["normal"] });
+  for (const other of await api.windows.getAll({ windowTypes: ["popup", "panel", "app", "devtools"] })) {
+    unmirroredWindows.add(other.id);
+  }
   const groups = api.tabGroups ? await api.tabGroups.query({}) : [];
   const described = [];
   for (const window of windows) {
     if (window.incognito) {
-      privateWindows.add(window.id);
+      unmirroredWindows.add(window.id);
       continue;
     }
     const tabs = [];
@@ -228,76 +249,83 @@ function connect() {
   port.onDisconnect.addListener(() => {
     stats.lastError = String(api.runtime.lastError?.message ?? port?.error?.message ?? "disconnected");
     port = null;
+    generation += 1;
     snapshotSent = false;
+    snapshotInFlight = false;
     held = [];
     sentAt.clear();
+    for (const resolve of waiters.values()) resolve();
+    waiters.clear();
     setTimeout(connect, reconnectDelay);
     reconnectDelay = Math.min(reconnectDelay * 2, 30000);
   });
+  generation += 1;
   snapshotSent = false;
+  snapshotInFlight = false;
+  firstHeldAt = 0;
   scheduleSnapshot();
 }
 
 // ---- Events, posted as they happen ----
 
 api.windows.onCreated.addListener((window) => {
-  if (window.incognito) {
-    privateWindows.add(window.id);
+  // Private windows, and popups or app windows: neither is mirrored, nor are their tabs.
+  if (window.incognito || (window.type && window.type !== "normal")) {
+    unmirroredWindows.add(window.id);
     return;
   }
-  if (window.type && window.type !== "normal") return;
   post({ type: "windowCreated", window: { id: window.id, tabs: [] } });
 });
 
 api.windows.onRemoved.addListener((windowId) => {
-  if (privateWindows.delete(windowId)) return;
+  if (unmirroredWindows.delete(windowId)) return;
   post({ type: "windowRemoved", windowId });
 });
 
 api.tabs.onCreated.addListener((tab) => {
-  if (isPrivateTab(tab)) {
-    privateTabs.add(tab.id);
+  if (isUnmirrored(tab)) {
+    unmirroredTabs.add(tab.id);
     return;
   }
   post({ type: "tabCreated", tab: describeTab(tab) });
 });
 
 api.tabs.onRemoved.addListener((tabId, info) => {
-  if (privateTabs.delete(tabId) || privateWindows.has(info.windowId)) return;
+  if (unmirroredTabs.delete(tabId) || unmirroredWindows.has(info.windowId)) return;
   post({ type: "tabRemoved", tabId, windowId: info.windowId, isWindowClosing: info.isWindowClosing });
 });
 
 api.tabs.onMoved.addListener((tabId, info) => {
-  if (privateTabs.has(tabId)) return;
+  if (unmirroredTabs.has(tabId)) return;
   post({ type: "tabMoved", tabId, windowId: info.windowId, fromIndex: info.fromIndex, toIndex: info.toIndex });
 });
 
 api.tabs.onDetached.addListener((tabId, info) => {
-  if (privateTabs.has(tabId)) return;
+  if (unmirroredTabs.has(tabId)) return;
   post({ type: "tabDetached", tabId, oldWindowId: info.oldWindowId, oldPosition: info.oldPosition });
 });
 
 api.tabs.onAttached.addListener((tabId, info) => {
-  if (privateTabs.has(tabId)) return;
+  if (unmirroredTabs.has(tabId)) return;
   post({ type: "tabAttached", tabId, newWindowId: info.newWindowId, newPosition: info.newPosition });
 });
 
 api.tabs.onActivated.addListener((info) => {
-  if (privateTabs.has(info.tabId) || privateWindows.has(info.windowId)) return;
+  if (unmirroredTabs.has(info.tabId) || unmirroredWindows.has(info.windowId)) return;
   post({ type: "tabActivated", tabId: info.tabId, windowId: info.windowId });
 });
 
 const followed = ["url", "title", "pinned", "groupId", "status"];
 api.tabs.onUpdated.addListener((tabId, changes, tab) => {
-  if (isPrivateTab(tab) || privateTabs.has(tabId)) return;
+  if (isUnmirrored(tab) || unmirroredTabs.has(tabId)) return;
   if (!followed.some((key) => key in changes)) return;
   post({ type: "tabUpdated", tab: describeTab(tab) });
 });
 
 // Chromium replaces a tab when it shows a prerendered page; Firefox registers the event but never fires it.
 api.tabs.onReplaced?.addListener((addedTabId, removedTabId) => {
-  if (privateTabs.has(removedTabId)) {
-    privateTabs.add(addedTabId);
+  if (unmirroredTabs.has(removedTabId)) {
+    unmirroredTabs.add(addedTabId);
     return;
   }
   post({ type: "tabReplaced", addedTabId, removedTabId });
@@ -311,7 +339,7 @@ if (api.tabGroups) {
     ["onRemoved", "groupRemoved"],
   ]) {
     api.tabGroups[event].addListener((group) => {
-      if (privateWindows.has(group.windowId)) return;
+      if (unmirroredWindows.has(group.windowId)) return;
       post({ type, group: describeGroup(group) });
     });
   }
@@ -319,7 +347,7 @@ if (api.tabGroups) {
 
 function navigation(sameDocument) {
   return (details) => {
-    if (details.frameId !== 0 || privateTabs.has(details.tabId)) return;
+    if (details.frameId !== 0 || unmirroredTabs.has(details.tabId)) return;
     post({
       type: "navigationCommitted",
       tabId: details.tabId,

@@ -36,7 +36,7 @@ extension BrowserMirror {
         }
         var tabOf: [Int: WebStateID] = [:]
         var browserOf: [Int: BrowserID] = [:]
-        let sids = Dictionary(uniqueKeysWithValues: windows.flatMap { $0.tabs ?? [] }.map { ($0.id, $0.sid) })
+        let sids = Dictionary(windows.flatMap { $0.tabs ?? [] }.map { ($0.id, $0.sid) }, uniquingKeysWith: { first, _ in first })
         // 1. Identifiers the tabs carry, or that this host gave them while the browser ran.
         for (window, order) in state.windows {
             var votes: [BrowserID: Int] = [:]
@@ -94,6 +94,18 @@ extension BrowserMirror {
         }
         // Windows removed and not yet closed are open in the store: the matching above took them as such.
         memory = Memory(state: state, browserOf: browserOf, tabOf: tabOf, groupOf: groupOf)
+        // A tab the store keeps in another browser moves to its window's browser first, with its
+        // history: before any browser is closed or arranged, so that none of them drops it.
+        let order = state.windows.keys.sorted()
+        for window in order {
+            let browser = try ensureBrowser(window)
+            for tab in state.windows[window] ?? [] {
+                guard let id = memory.tabOf[tab], let holder = browserOfTab[id], holder != browser,
+                      try lists.webStateList(in: holder).index(of: id) != nil
+                else { continue }
+                try lists.moveWebState(id, to: browser, params: .automatic())
+            }
+        }
         // 3. Browsers nothing matched are closed, unless the browser reported no tab at all.
         if !state.tabs.isEmpty {
             for browser in stored where !browserOf.values.contains(browser) {
@@ -101,15 +113,7 @@ extension BrowserMirror {
             }
         }
         var ids: [String: String] = [:]
-        for window in state.windows.keys.sorted() {
-            let browser = try ensureBrowser(window)
-            // A tab the store keeps in another browser moves here first, with its history.
-            for tab in state.windows[window] ?? [] {
-                guard let id = memory.tabOf[tab], let holder = browserOfTab[id], holder != browser,
-                      try lists.webStateList(in: holder).index(of: id) != nil
-                else { continue }
-                try lists.moveWebState(id, to: browser, params: .automatic())
-            }
+        for window in order {
             try reconcile(window)
             for tab in state.windows[window] ?? [] {
                 try followPage(ofTab: tab)

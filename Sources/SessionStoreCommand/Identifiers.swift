@@ -31,7 +31,7 @@ enum ShortID {
     /// where a UUID has them; `nil` unless it is 4 to 32 hexadecimal digits.
     static func pattern(_ typed: String) -> String? {
         let digits = typed.lowercased().filter { $0 != "-" }
-        guard (minimumDigits...32).contains(digits.count), digits.allSatisfy(\.isHexDigit) else { return nil }
+        guard (minimumDigits...32).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isHexDigit }) else { return nil }
         var pattern = ""
         for (offset, digit) in digits.enumerated() {
             if [8, 12, 16, 20].contains(offset) { pattern.append("-") }
@@ -47,14 +47,15 @@ struct IdentifierResolver {
 
     /// The one open browser `typed` names (a UUID or a unique prefix of one).
     func browser(_ typed: String) throws -> BrowserID {
-        BrowserID(uuidString: try resolve(typed, .browser, noun: "browser", listing: "sessionstore ls"))!
+        try Self.parsed(try resolve(typed, .browser, noun: "browser", listing: "sessionstore ls"), BrowserID.init(uuidString:))
     }
 
     /// The one recently closed entry `typed` names; `closed:ENTRY`, as `search` prints it, too.
     func closedEntry(_ typed: String) throws -> ClosedEntryID {
         let bare = typed.hasPrefix("closed:") ? String(typed.dropFirst("closed:".count)) : typed
-        return ClosedEntryID(
-            uuidString: try resolve(bare, .closedEntry, noun: "recently closed entry", listing: "sessionstore closed"))!
+        return try Self.parsed(
+            try resolve(bare, .closedEntry, noun: "recently closed entry", listing: "sessionstore closed"),
+            ClosedEntryID.init(uuidString:))
     }
 
     /// The one tab `typed` names: a tab identifier or a unique prefix of one, or
@@ -75,7 +76,17 @@ struct IdentifierResolver {
             }
             return tab
         }
-        return WebStateID(uuidString: try resolve(typed, .tab, noun: "tab", listing: "sessionstore ls --all"))!
+        return try Self.parsed(try resolve(typed, .tab, noun: "tab", listing: "sessionstore ls --all"), WebStateID.init(uuidString:))
+    }
+
+    /// A stored identifier as a value; a row whose identifier is not a UUID is damage, which `check` names.
+    private static func parsed<ID>(_ stored: String, _ make: (String) -> ID?) throws -> ID {
+        guard let id = make(stored) else {
+            throw InputFailure(
+                message: "the store holds an identifier that is not a UUID (\(shown(stored))); `sessionstore check` says where.",
+                status: ExitStatus.dataError)
+        }
+        return id
     }
 
     private func resolve(_ typed: String, _ kind: StoredIdentifierKind, noun: String, listing: String) throws -> String {

@@ -133,6 +133,38 @@ import Testing
         _ = store
     }
 
+    /// A tab that moved to another window while the host was away comes back with its
+    /// identifier into that window's browser, whatever order the windows are written in.
+    @Test(arguments: [false, true])
+    func aCarriedTabNowInAnotherWindow_movesWithItsHistory_andNothingIsClosed(reversed: Bool) throws {
+        let (store, browser, mirror) = try Self.mirrored()
+        var windows = browser.snapshot()
+        // The first window's last tab now shows in the second window, carrying its identifier.
+        for w in windows.indices {
+            for t in windows[w].tabs!.indices {
+                windows[w].tabs![t].sid = mirror.webState(forTab: windows[w].tabs![t].id)?.uuidString
+            }
+        }
+        var moved = windows[0].tabs!.removeLast()
+        moved.windowId = windows[1].id
+        moved.index = windows[1].tabs!.count
+        moved.active = false
+        windows[1].tabs!.append(moved)
+        if reversed { windows.reverse() }
+        let id = try #require(moved.sid.flatMap(WebStateID.init(uuidString:)))
+        let history = try store.histories.history(of: id)
+        let restarted = BrowserMirror(database: store.database)
+        var snapshot = MirrorMessage(id: 1, type: .snapshot)
+        snapshot.windows = windows
+        _ = try restarted.handle(snapshot)
+        #expect(restarted.webState(forTab: moved.id) == id)
+        #expect(try store.histories.history(of: id) == history)
+        let target = try #require(restarted.browser(forWindow: moved.windowId))
+        #expect(try store.tabs.webStateList(in: target).index(of: id) != nil)
+        #expect(try SQLiteRecentlyClosedRepository(database: store.database).entries().isEmpty)
+        #expect(try store.browsers.browsers().count == 3)
+    }
+
     @Test func aTabDraggedToAnotherWindow_keepsItsIdentifierAndHistory() throws {
         let (store, browser, mirror) = try Self.mirrored()
         let tab = browser.windows[0].tabs[1]

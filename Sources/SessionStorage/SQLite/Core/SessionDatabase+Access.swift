@@ -47,14 +47,27 @@ extension SessionDatabase {
     /// - Throws: What `body` throws, and ``StorageError`` when the store cannot be written.
     package func writingTogether<T>(_ body: () throws -> T) throws -> T {
         if ConsistentWrite.current?.store == ObjectIdentifier(self) { return try body() }
-        return try mutate { db in
-            // The calls inside are not re-entrant: each runs as a mutation of its own, in this transaction.
-            try ReentrancyGuard.$isMutating.withValue(false) {
-                try ConsistentWrite.$current.withValue(ConsistentWrite(database: db, store: ObjectIdentifier(self))) {
-                    try body()
+        do {
+            return try mutate { db in
+                // The calls inside are not re-entrant: each runs as a mutation of its own, in this transaction.
+                try ReentrancyGuard.$isMutating.withValue(false) {
+                    try ConsistentWrite.$current.withValue(ConsistentWrite(database: db, store: ObjectIdentifier(self))) {
+                        try body()
+                    }
                 }
             }
+        } catch {
+            // Reads inside may have cached what the rollback undid: forget every cached list and history.
+            lists.removeAll()
+            histories.removeAll()
+            throw error
         }
+    }
+
+    /// Refuses a call that needs the writer to itself (a checkpoint, a VACUUM, a
+    /// restore) from inside ``writingTogether(_:)``: it would wait on its own transaction.
+    func refuseInsideWritingTogether() throws {
+        if ConsistentWrite.current?.store == ObjectIdentifier(self) { throw WebStateListError.reentrantMutation }
     }
 
     /// Runs `body` with every read it makes through this store's repositories in
@@ -106,6 +119,11 @@ extension SessionDatabase {
     func mutate<T>(_ body: (Database) throws -> T, call: StaticString = #function) throws -> T {
         try ReentrancyGuard.check()
         if let together = ConsistentWrite.current, together.store == ObjectIdentifier(self) {
+            defer {
+                // A history cached before this transaction would hide its earlier writes from
+                // the next read in it (the cache learns of writes at the commit).
+                histories.removeAll()
+            }
             return try ReentrancyGuard.mutating { try body(together.database) }
         }
         try checkOpen()

@@ -245,6 +245,7 @@ public final class SessionDatabase: Sendable {
     @discardableResult
     public func compact() throws -> (before: Int64, after: Int64)? {
         try checkOpen()
+        try refuseInsideWritingTogether()
         guard let path else { return nil }
         defer { LockAudit.after(#function, on: self) }
         do {
@@ -287,6 +288,7 @@ public final class SessionDatabase: Sendable {
     /// - Throws: ``StorageError`` (`closed`, `busy`, `readOnly`, `sqlite`).
     package func compactUnlessRead() throws -> Compaction? {
         try checkOpen()
+        try refuseInsideWritingTogether()
         guard let path else { return nil }
         defer { LockAudit.after(#function, on: self) }
         let before = Self.sizeWithWAL(path)

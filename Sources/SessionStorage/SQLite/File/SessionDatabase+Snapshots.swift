@@ -66,6 +66,7 @@ extension SessionDatabase {
     ///   for a snapshot that cannot be restored as it is; ``StorageError/busy(path:)``.
     public func restoreSnapshot(named name: String) throws {
         try checkOpen()
+        try refuseInsideWritingTogether()
         defer { LockAudit.after(#function, on: self) }
         try ReentrancyGuard.check()
         guard let snapshotKeeper, let pool = writer as? DatabasePool,

@@ -30,7 +30,7 @@ extension SessionDatabase {
     package func identifiers(of kind: StoredIdentifierKind, startingWith prefix: String, limit: Int) throws -> [String] {
         // Only hexadecimal digits and dashes reach GLOB: no character of the prefix
         // is a GLOB wildcard, and the `id` primary key's index serves the range.
-        guard prefix.allSatisfy({ $0 == "-" || ($0.isHexDigit && !$0.isUppercase) }) else { return [] }
+        guard prefix.allSatisfy({ $0 == "-" || ($0.isASCII && $0.isHexDigit && !$0.isUppercase) }) else { return [] }
         let source = kind.source
         let filter = source.contains("WHERE") ? "AND" : "WHERE"
         return try read { db in
