@@ -60,7 +60,7 @@ extension SessionStore {
             }
             let kept = mirror.keepRemovedWindowsOpen()
             if kept > 0 {
-                log("the browser quit: \(kept) window(s) it removed as it did stay open in the store, as it restores them")
+                log("the browser quit: \(kept) window(s) it removed as it quit stay open in the store, as it restores them")
             }
             if reader.truncatedBytes > 0 {
                 log("the input ended inside a message (\(reader.truncatedBytes) bytes): dropped, nothing of it written")
