@@ -100,9 +100,8 @@ extension BrowserMirror {
         for window in order {
             let browser = try ensureBrowser(window)
             for tab in state.windows[window] ?? [] {
-                guard let id = memory.tabOf[tab], let holder = browserOfTab[id], holder != browser,
-                      try lists.webStateList(in: holder).index(of: id) != nil
-                else { continue }
+                // `browserOfTab` was read in this transaction, and each tab moves at most once.
+                guard let id = memory.tabOf[tab], let holder = browserOfTab[id], holder != browser else { continue }
                 try lists.moveWebState(id, to: browser, params: .automatic())
             }
         }

@@ -4,9 +4,10 @@ import SessionModel
 
 // MARK: - Reading and writing, synchronously
 
-/// The read transaction that ``SessionDatabase/readingConsistently(_:)`` holds,
-/// for the reads made inside it (on its thread, while it runs).
-final class ConsistentRead: @unchecked Sendable {
+/// A transaction held for the calls made inside it (on its thread, while it runs):
+/// the read of ``SessionDatabase/readingConsistently(_:)`` (``reading``) or the
+/// write of ``SessionDatabase/writingTogether(_:)`` (``writing``).
+final class HeldTransaction: @unchecked Sendable {
     let database: Database
     let store: ObjectIdentifier
 
@@ -15,21 +16,10 @@ final class ConsistentRead: @unchecked Sendable {
         self.store = store
     }
 
-    @TaskLocal static var current: ConsistentRead?
-}
-
-/// The write transaction that ``SessionDatabase/writingTogether(_:)`` holds, for
-/// the reads and mutations made inside it (on its thread, while it runs).
-final class ConsistentWrite: @unchecked Sendable {
-    let database: Database
-    let store: ObjectIdentifier
-
-    init(database: Database, store: ObjectIdentifier) {
-        self.database = database
-        self.store = store
-    }
-
-    @TaskLocal static var current: ConsistentWrite?
+    /// The read transaction the repositories' reads join.
+    @TaskLocal static var reading: HeldTransaction?
+    /// The write transaction the repositories' reads and mutations join.
+    @TaskLocal static var writing: HeldTransaction?
 }
 
 extension SessionDatabase {
@@ -46,12 +36,12 @@ extension SessionDatabase {
     ///
     /// - Throws: What `body` throws, and ``StorageError`` when the store cannot be written.
     package func writingTogether<T>(_ body: () throws -> T) throws -> T {
-        if ConsistentWrite.current?.store == ObjectIdentifier(self) { return try body() }
+        if HeldTransaction.writing?.store == ObjectIdentifier(self) { return try body() }
         do {
             return try mutate { db in
                 // The calls inside are not re-entrant: each runs as a mutation of its own, in this transaction.
                 try ReentrancyGuard.$isMutating.withValue(false) {
-                    try ConsistentWrite.$current.withValue(ConsistentWrite(database: db, store: ObjectIdentifier(self))) {
+                    try HeldTransaction.$writing.withValue(HeldTransaction(database: db, store: ObjectIdentifier(self))) {
                         try body()
                     }
                 }
@@ -67,7 +57,7 @@ extension SessionDatabase {
     /// Refuses a call that needs the writer to itself (a checkpoint, a VACUUM, a
     /// restore) from inside ``writingTogether(_:)``: it would wait on its own transaction.
     func refuseInsideWritingTogether() throws {
-        if ConsistentWrite.current?.store == ObjectIdentifier(self) { throw WebStateListError.reentrantMutation }
+        if HeldTransaction.writing?.store == ObjectIdentifier(self) { throw WebStateListError.reentrantMutation }
     }
 
     /// Runs `body` with every read it makes through this store's repositories in
@@ -83,9 +73,9 @@ extension SessionDatabase {
     ///
     /// - Throws: What `body` throws, and ``StorageError`` when the store cannot be read.
     public func readingConsistently<T>(_ body: () throws -> T) throws -> T {
-        if ConsistentRead.current?.store == ObjectIdentifier(self) { return try body() }
+        if HeldTransaction.reading?.store == ObjectIdentifier(self) { return try body() }
         return try read { db in
-            try ConsistentRead.$current.withValue(ConsistentRead(database: db, store: ObjectIdentifier(self))) {
+            try HeldTransaction.$reading.withValue(HeldTransaction(database: db, store: ObjectIdentifier(self))) {
                 try ReentrancyGuard.mutating(body)
             }
         }
@@ -94,10 +84,10 @@ extension SessionDatabase {
     /// Reads in one transaction, refusing a call made from inside a mutation;
     /// inside ``readingConsistently(_:)``, in its transaction.
     func read<T>(_ body: (Database) throws -> T, call: StaticString = #function) throws -> T {
-        if let consistent = ConsistentRead.current, consistent.store == ObjectIdentifier(self) {
+        if let consistent = HeldTransaction.reading, consistent.store == ObjectIdentifier(self) {
             return try body(consistent.database)
         }
-        if let together = ConsistentWrite.current, together.store == ObjectIdentifier(self) {
+        if let together = HeldTransaction.writing, together.store == ObjectIdentifier(self) {
             try ReentrancyGuard.check()
             return try body(together.database)
         }
@@ -118,7 +108,7 @@ extension SessionDatabase {
     /// The caller's thread waits for the write lock: apps call the `async` form.
     func mutate<T>(_ body: (Database) throws -> T, call: StaticString = #function) throws -> T {
         try ReentrancyGuard.check()
-        if let together = ConsistentWrite.current, together.store == ObjectIdentifier(self) {
+        if let together = HeldTransaction.writing, together.store == ObjectIdentifier(self) {
             defer {
                 // A history cached before this transaction would hide its earlier writes from
                 // the next read in it (the cache learns of writes at the commit).
