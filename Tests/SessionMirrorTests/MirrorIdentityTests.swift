@@ -179,6 +179,26 @@ import Testing
         #expect(try MirrorFidelityTests.mismatches(browser, mirror, store).isEmpty)
     }
 
+    /// A window whose last tab is dragged into another goes, and leaves no recently
+    /// closed window with no tabs in it; the tab keeps its identifier and history.
+    @Test func aWindowWhoseLastTabIsDraggedAway_goes_andLeavesNoEmptyClosedWindow() throws {
+        let (store, browser, mirror) = try Self.mirrored()
+        let source = browser.windows[1]
+        for tab in source.tabs.dropLast() { browser.drag(tab.id, toWindow: browser.windows[0].id, at: 1) }
+        try MirrorFidelityTests.deliver(browser, to: mirror)
+        let last = try #require(browser.windows.first { $0.id == source.id }?.tabs.first)
+        let id = try #require(mirror.webState(forTab: last.id))
+        let history = try store.histories.history(of: id)
+        browser.drag(last.id, toWindow: browser.windows[2].id, at: 0)
+        #expect(!browser.windows.contains { $0.id == source.id })
+        try MirrorFidelityTests.deliver(browser, to: mirror)
+        #expect(try store.browsers.browsers().count == 2)
+        #expect(try SQLiteRecentlyClosedRepository(database: store.database).entries().isEmpty)
+        #expect(mirror.webState(forTab: last.id) == id)
+        #expect(try store.histories.history(of: id) == history)
+        #expect(try MirrorFidelityTests.mismatches(browser, mirror, store).isEmpty)
+    }
+
     /// A back of two steps to a URL the history holds twice goes to the nearer one.
     @Test func forwardBack_goesToTheNearestEntryWithTheURL() throws {
         let history = try NavigationHistory(

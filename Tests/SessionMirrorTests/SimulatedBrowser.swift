@@ -259,8 +259,7 @@ final class SimulatedBrowser {
 
     /// Drags a tab into another window, at `position`.
     func drag(_ id: Int, toWindow target: Int, at position: Int) {
-        guard let (w, index) = place(ofTab: id), let t = windows.firstIndex(where: { $0.id == target }), w != t,
-              windows[w].tabs.count > 1
+        guard let (w, index) = place(ofTab: id), let t = windows.firstIndex(where: { $0.id == target }), w != t
         else { return }
         var tab = windows[w].tabs.remove(at: index)
         tab.pinned = false
@@ -268,7 +267,7 @@ final class SimulatedBrowser {
         tab.openerTabId = nil
         let source = windows[w].id
         emit(.tabDetached) { $0.tabId = id; $0.oldWindowId = source; $0.oldPosition = index }
-        if windows[w].active == id {
+        if windows[w].active == id, !windows[w].tabs.isEmpty {
             let next = windows[w].tabs[min(index, windows[w].tabs.count - 1)].id
             windows[w].active = next
             emit(.tabActivated) { $0.tabId = next; $0.windowId = source }
@@ -285,6 +284,11 @@ final class SimulatedBrowser {
         emit(.tabUpdated) { $0.tab = self.describedTab(id) }
         emit(.tabActivated) { $0.tabId = id; $0.windowId = target }
         dropEmptyGroups()
+        // Its last tab dragged away, the window goes (Chromium removes it after the attach).
+        if let emptied = windows.firstIndex(where: { $0.id == source }), windows[emptied].tabs.isEmpty {
+            windows.remove(at: emptied)
+            emit(.windowRemoved) { $0.windowId = source }
+        }
     }
 
     /// A restart: every window and tab comes back with a new id, as Chromium's do.

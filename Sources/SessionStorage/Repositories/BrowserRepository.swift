@@ -44,7 +44,8 @@ public protocol BrowserRepository: Sendable {
     func markActive(_ id: BrowserID) async throws
 
     /// Closes the browser and every tab in it, recording a restorable window
-    /// in ``RecentlyClosedRepository``.
+    /// in ``RecentlyClosedRepository``; a browser with no tabs is removed and
+    /// records nothing.
     ///
     /// - Throws: ``StorageError/unknownBrowser(_:)``.
     func closeBrowser(_ id: BrowserID) throws

@@ -33,6 +33,18 @@ import Testing
         #expect(try SessionStoreFile.check(atPath: store.path!) == [])
     }
 
+    @Test func closingABrowserWithNoTabs_removesIt_andRecordsNoClosedWindow() throws {
+        let store = try TemporaryStore.onDisk()
+        let empty = try store.browsers.createBrowser().id
+        let (kept, _) = try store.seed("| x*", scope: 1)
+        try store.browsers.closeBrowser(empty)
+        #expect(try store.browsers.browsers().map(\.id) == [kept])
+        #expect(try store.browsers.browser(empty) == nil)
+        #expect(try SQLiteRecentlyClosedRepository(database: store.database).entries().isEmpty)
+        #expect(throws: StorageError.unknownBrowser(empty.uuidString)) { try store.browsers.closeBrowser(empty) }
+        #expect(try SessionStoreFile.check(atPath: store.path!) == [])
+    }
+
     @Test func unknownBrowser_isATypedError() throws {
         let store = try TemporaryStore.inMemory()
         let stranger = BrowserID()

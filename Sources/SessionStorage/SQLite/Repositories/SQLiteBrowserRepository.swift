@@ -99,8 +99,15 @@ public final class SQLiteBrowserRepository: BrowserRepository {
             guard try WebStateListRows.revision(db, browser: id) != nil else {
                 throw StorageError.unknownBrowser(id.uuidString)
             }
-            // TabListRules.md, Recently closed: a window with all its tabs.
-            try ClosedEntryRows.recordClosedWindow(db, browser: id, configuration: configuration)
+            // TabListRules.md, Recently closed: a window with all its tabs; a window with
+            // none leaves no entry (as Chromium's TabRestoreService keeps none), it goes.
+            let tabCount = try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT count(*) FROM tabs WHERE browser_id = ?"), arguments: [id.uuidString]) ?? 0
+            if tabCount == 0 {
+                try db.cachedStatement(sql: "DELETE FROM browsers WHERE id = ?").execute(arguments: [id.uuidString])
+            } else {
+                try ClosedEntryRows.recordClosedWindow(db, browser: id, configuration: configuration)
+            }
         }
     }
 
