@@ -70,6 +70,19 @@ globalThis.sessionStoreRoundTrips = async (count) => {
 };
 const waiters = new Map(); // message id -> what its acknowledgement resolves
 
+// The status page (status.html) asks for the counters and for timed round trips.
+api.runtime.onMessage.addListener((request, sender, sendResponse) => {
+  if (sender.id !== api.runtime.id) return false;
+  if (request?.type === "stats") {
+    sendResponse(sessionStoreStats());
+  } else if (request?.type === "roundTrips") {
+    const count = Math.min(10000, Math.max(1, Math.floor(Number(request.count) || 0)));
+    sessionStoreRoundTrips(count).then(sendResponse);
+    return true; // answered later
+  }
+  return false;
+});
+
 function post(message) {
   if (port === null) {
     stats.dropped += 1; // the snapshot sent on reconnecting carries it
