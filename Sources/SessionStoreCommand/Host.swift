@@ -28,7 +28,7 @@ extension SessionStore {
         private var trace: Bool { ProcessInfo.processInfo.environment["SESSIONSTORE_HOST_TRACE"] == "1" }
 
         func run() throws {
-            let database = try retryingWhileLocked("opening the store") { try options.openForWriting(create: true) }
+            let database = try retryingWhileLocked("opening the store") { try options.openForWriting(create: true, migrating: true) }
             defer { try? database.close() }
             let mirror = BrowserMirror(database: database)
             var reader = NativeMessaging.Reader(descriptor: 0)

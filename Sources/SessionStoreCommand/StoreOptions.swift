@@ -56,13 +56,19 @@ struct StoreOptions: ParsableArguments {
 
     /// Opens the store for writing. An existing file is checked read-only first
     /// (current schema, undamaged), so a refused store is left byte for byte as
-    /// it was; only `migrate` migrates. A missing file is created only if `create`.
-    func openForWriting(create: Bool) throws -> SessionDatabase {
+    /// it was; only `migrate` and, with `migrating`, the browser's host (an app
+    /// of the store, as the browser's own writer) migrate. A missing file is
+    /// created only if `create`.
+    func openForWriting(create: Bool, migrating: Bool = false) throws -> SessionDatabase {
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
         // A missing or empty (0-byte) file is a new store for commands that create one.
         if !create || (size ?? 0) > 0 {
             // Every page is checked before a write: nothing is written into a damaged file.
-            try SessionDatabase.openReadOnly(atPath: path, configuration: configuration, checkingPages: true).close()
+            do {
+                try SessionDatabase.openReadOnly(atPath: path, configuration: configuration, checkingPages: true).close()
+            } catch StorageError.migrationsPending where migrating {
+                // The pages are sound (checked first); the open below migrates, as an app's does.
+            }
         }
         var configuration = configuration
         configuration.createIfMissing = create

@@ -52,6 +52,25 @@ import Testing
         }
     }
 
+    /// A store an older release made (migrations pending) is migrated by the host, as an
+    /// app's open migrates it: the browser's host is the store's writer, not a tool that
+    /// must leave the file as it found it (the shared-store suite found a host refusing one
+    /// that a writer killed in the middle of its migrations had left).
+    @Test func aStoreWithPendingMigrations_isMigrated_andMirrored() throws {
+        try TemporaryDirectory.with { dir in
+            var older = SessionDatabase.Configuration()
+            older.knownMigrationCount = 3
+            try SessionDatabase.open(atPath: dir.file("s.sqlite"), configuration: older).close()
+            #expect(try runTool(["ls", "--db", "s.sqlite"], in: dir.path).status == 65)
+            let (status, replies, log) = try Self.host(Self.framed([Self.window, Self.tab]), in: dir)
+            #expect(status == 0, "\(log)")
+            #expect(replies.map { $0["ack"] as? Int } == [1, 2] && replies.allSatisfy { $0["error"] == nil }, "\(replies)")
+            let report = try runTool(["status", "--db", "s.sqlite"], in: dir.path)
+            #expect(report.stdout.contains("pending:         none\n"), "\(report)")
+            #expect(try runTool(["ls", "--db", "s.sqlite"], in: dir.path).stdout.contains("https://example.org/"))
+        }
+    }
+
     /// Bad messages are refused in their reply and on stderr, write nothing, and the
     /// host goes on; a last message cut short is dropped, and the host exits 0.
     @Test func badMessages_areRefusedAndChangeNothing_andATruncatedLastOneIsDropped() throws {

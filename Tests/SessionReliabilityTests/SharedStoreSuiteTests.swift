@@ -17,14 +17,16 @@ import Testing
 ///   read transaction held open, `PRAGMA wal_checkpoint(TRUNCATE)`, a reader),
 ///   and `sessionstore` `status`, `check`, `ls`, `export`, `snapshot`,
 ///   `restore-snapshot`, `import --replace`, `prune`, `recover --output`,
-///   `watch` and `sync`, each run again and again;
+///   `watch`, `sync` and `host` (the browser's native host, fed a recorded
+///   stream of a browser opening a window of tabs), each run again and again;
 /// - one to three SIGKILLs or SIGTERMs of any running process.
 ///
 /// Then, read by another process:
 /// - **loss**: every acknowledged commit is in the store, unless a
 ///   `restore-snapshot` or `import --replace` (logged, fsynced, with the time
 ///   it ended) may have removed it by design: one that ended after the commit's
-///   call began. Nothing is there that no writer committed.
+///   call began. Nothing is there that no writer committed. The same holds for
+///   every tab whose event `sessionstore host` acknowledged.
 /// - **check**: `sessionstore check` finds nothing.
 /// - **reads**: every read by another process (`sqlite3`, `sessionstore export`)
 ///   that sees commit N of a writer sees all of that writer's commits before N
@@ -98,6 +100,7 @@ struct SharedStoreOutcome {
     var disagreeingReads = 0
     var restores = 0
     var syncs = 0
+    var hostAcknowledged = 0
     var busyWaits: [Double] = []
     var problems: [String] = []
 }
@@ -106,6 +109,7 @@ struct SharedStoreOutcome {
 struct SharedStoreTotals {
     var processes = 0, mostAtOnce = 0, randomKills = 0, sigkills = 0, sigterms = 0, endKills = 0
     var acknowledged = 0, lost = 0, checkFailures = 0, reads = 0, disagreeingReads = 0, restores = 0, syncs = 0
+    var hostAcknowledged = 0
     var sync = ""
     var busyWaits: [Double] = []
 
@@ -123,6 +127,7 @@ struct SharedStoreTotals {
         disagreeingReads += outcome.disagreeingReads
         restores += outcome.restores
         syncs += outcome.syncs
+        hostAcknowledged += outcome.hostAcknowledged
         busyWaits += outcome.busyWaits
     }
 
@@ -130,7 +135,8 @@ struct SharedStoreTotals {
         """
         shared-store suite: \(schedules) schedules, \(processes) processes (up to \(mostAtOnce) at once), \
         \(randomKills) kills at random moments (\(sigkills) SIGKILL, \(sigterms) SIGTERM) and \(endKills) at the ends; \
-        \(acknowledged) acknowledged commits, \(lost) lost; \(restores) restore-snapshot/import --replace; \
+        \(acknowledged) acknowledged commits and \(hostAcknowledged) tabs acknowledged by sessionstore host, \(lost) lost; \
+        \(restores) restore-snapshot/import --replace; \
         \(checkFailures) check failures; \(reads) reads by other processes, \(disagreeingReads) disagreeing
         shared-store suite: \(sync); \(syncs) sync runs; \(busyWaits.count) opens of a writer ended busy and were \
         retried (longest wait \(String(format: "%.2f", busyWaits.max() ?? 0)) s)
@@ -149,7 +155,13 @@ func monotonicNanos() -> Int64 {
 final class SharedStoreSchedule: @unchecked Sendable {
     enum Peer: CaseIterable {
         case sqliteImmediate, sqliteLongRead, sqliteCheckpoint, sqliteReader
-        case status, check, ls, export, snapshot, restoreSnapshot, importReplace, prune, recover, watch, sync
+        case status, check, ls, export, snapshot, restoreSnapshot, importReplace, prune, recover, watch, sync, host
+    }
+
+    /// A run of `sessionstore host`: when it started, and the tabs whose events it acknowledged.
+    struct HostRun {
+        var start: Int64
+        var tabs: [String]
     }
 
     /// A writer incarnation: where it logs, and when it was started.
@@ -186,6 +198,7 @@ final class SharedStoreSchedule: @unchecked Sendable {
     /// The sync server's URL, when the run has one.
     let syncServer: String?
     private var syncs = 0
+    private var hostRuns: [HostRun] = []
     /// How long each of the writers' opens that ended busy (then retried) waited, in seconds.
     private var busyWaits: [Double] = []
 
@@ -295,13 +308,13 @@ final class SharedStoreSchedule: @unchecked Sendable {
     /// - Returns: Its exit status (negative: the signal that ended it), its stdout and stderr.
     @discardableResult
     private func launch(
-        _ binary: String, _ arguments: [String], isWriter: Bool = false, stdin: String? = nil
+        _ binary: String, _ arguments: [String], isWriter: Bool = false, stdin: Data? = nil
     ) -> (status: Int32, stdout: String, stderr: String) {
         let number = nextNumber()
         let inPath = directory.file("in-\(number)")
         let outPath = directory.file("out-\(number)"), errPath = directory.file("err-\(number)")
         defer { for file in [inPath, outPath, errPath] { unlink(file) } }
-        if let stdin { _ = FileManager.default.createFile(atPath: inPath, contents: Data(stdin.utf8)) }
+        if let stdin { _ = FileManager.default.createFile(atPath: inPath, contents: stdin) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -327,7 +340,8 @@ final class SharedStoreSchedule: @unchecked Sendable {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         locked { _ = live.removeValue(forKey: pid) }
-        let stdout = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+        // Read leniently: the host's replies carry binary length prefixes.
+        let stdout = FileManager.default.contents(atPath: outPath).map { String(decoding: $0, as: UTF8.self) } ?? ""
         let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
         let signal = status & 0x7f
         // The suite sends SIGKILL and SIGTERM only: any other signal is a crash.
@@ -372,7 +386,7 @@ final class SharedStoreSchedule: @unchecked Sendable {
                 launch(sqlite, ["-cmd", ".timeout 2000", path, "BEGIN IMMEDIATE; COMMIT;"])
             case .sqliteLongRead:
                 launch(sqlite, ["-cmd", ".timeout 2000", path],
-                       stdin: "BEGIN;\nSELECT count(*) FROM tabs;\n.shell sleep 0.3\nCOMMIT;\n")
+                       stdin: Data("BEGIN;\nSELECT count(*) FROM tabs;\n.shell sleep 0.3\nCOMMIT;\n".utf8))
             case .sqliteCheckpoint:
                 launch(sqlite, ["-cmd", ".timeout 2000", path, "PRAGMA wal_checkpoint(TRUNCATE);"])
             case .sqliteReader:
@@ -412,9 +426,50 @@ final class SharedStoreSchedule: @unchecked Sendable {
                     launch(command, ["sync", "--db", path, "--server", syncServer])
                     locked { syncs += 1 }
                 }
+            case .host:
+                let start = monotonicNanos()
+                let result = launch(command, ["host", "--db", path], stdin: Self.browserEvents(using: &rng))
+                let run = HostRun(start: start, tabs: Self.acknowledgedTabs(in: result.stdout))
+                locked { hostRuns.append(run) }
+                // Killed, it ends with a signal; ended by its input, with 0. Anything else is a finding.
+                if result.status > 0 {
+                    locked { problems.append("host failed (\(result.status)): \(result.stderr.suffix(300))") }
+                }
             }
             Thread.sleep(forTimeInterval: Double.random(in: 0..<0.05, using: &rng))
         }
+    }
+
+    /// What a browser sends its native host when a window of 5 to 40 tabs opens: the window,
+    /// then each tab and its page, framed as native messages (a length in native byte order).
+    static func browserEvents(using rng: inout SplitMix64) -> Data {
+        let window = Int.random(in: 1..<1_000_000, using: &rng)
+        var messages: [[String: Any]] = [["type": "windowCreated", "window": ["id": window, "tabs": [Any]()]]]
+        for index in 0..<Int.random(in: 5...40, using: &rng) {
+            let tab = window * 100 + index
+            let url = "https://host.example/\(tab)"
+            messages.append([
+                "type": "tabCreated",
+                "tab": ["id": tab, "windowId": window, "index": index, "url": url, "title": "Tab \(tab)", "active": index == 0],
+            ])
+            messages.append([
+                "type": "navigationCommitted", "tabId": tab, "url": url + "/next", "transitionType": "link",
+                "transitionQualifiers": [String](),
+            ])
+        }
+        return messages.enumerated().reduce(into: Data()) { data, element in
+            var message = element.element
+            message["id"] = element.offset + 1
+            let body = (try? JSONSerialization.data(withJSONObject: message)) ?? Data()
+            var length = UInt32(body.count)
+            withUnsafeBytes(of: &length) { data.append(contentsOf: $0) }
+            data.append(body)
+        }
+    }
+
+    /// The store identifiers of the tabs the host's replies acknowledged (`"ids":{"TAB":"UUID"}`).
+    static func acknowledgedTabs(in replies: String) -> [String] {
+        replies.matches(of: /"ids":\{"[0-9]+":"([0-9A-Fa-f-]{36})"\}/).map { String($0.output.1) }
     }
 
     /// Exports the store (one read transaction): a read by another process, and a document to import.
@@ -514,6 +569,16 @@ final class SharedStoreSchedule: @unchecked Sendable {
             if !destructive.contains(where: { $0.end > start }) {
                 outcome.lost += 1
                 outcome.problems.append("lost: writer \(commit.slot).\(commit.incarnation) commit \(commit.sequence)")
+            }
+        }
+        // The host's tabs, as the writers' commits: acknowledged, absent, and no destructive
+        // command ended after the host run began.
+        for run in hostRuns {
+            outcome.hostAcknowledged += run.tabs.count
+            for tab in run.tabs where !final.stdout.localizedCaseInsensitiveContains(tab)
+                && !destructive.contains(where: { $0.end > run.start }) {
+                outcome.lost += 1
+                outcome.problems.append("lost: tab \(tab), acknowledged by sessionstore host")
             }
         }
         // Nothing that no writer committed (the last call of a killed writer may have committed).

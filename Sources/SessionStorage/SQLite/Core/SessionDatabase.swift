@@ -462,13 +462,16 @@ public final class SessionDatabase: Sendable {
                 // A newer store this binary cannot write is still read (`forWriting: false`):
                 // what it reads of tables the newer schema changed fails at that read.
                 let status = try SchemaMigrator(configuration).status(db, path: path, forWriting: false)
-                if !status.isCurrent { throw StorageError.migrationsPending(path: path, pending: status.pending) }
-                // A damaged page would otherwise surface later, in the middle of a read.
-                guard checkingPages else { return }
-                let problems = try String.fetchAll(db, sql: "PRAGMA quick_check")
-                if problems != ["ok"] {
-                    throw StorageError.corrupt(path: path, reason: problems.first ?? "quick_check failed")
+                // A damaged page would otherwise surface later, in the middle of a read. Checked
+                // before pending migrations are reported, so that a program that goes on to
+                // migrate the file (it catches `migrationsPending`) knows the pages are sound.
+                if checkingPages {
+                    let problems = try String.fetchAll(db, sql: "PRAGMA quick_check")
+                    if problems != ["ok"] {
+                        throw StorageError.corrupt(path: path, reason: problems.first ?? "quick_check failed")
+                    }
                 }
+                if !status.isCurrent { throw StorageError.migrationsPending(path: path, pending: status.pending) }
             }
         } catch {
             try? queue.close()
