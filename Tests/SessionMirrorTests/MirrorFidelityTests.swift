@@ -81,7 +81,7 @@ import Testing
         for step in 0..<100 {
             let windows = browser.windows.filter { !$0.incognito }
             let tabs = windows.flatMap { window in window.tabs.map(\.id) }
-            switch rng.next() % 14 {
+            switch rng.next() % 15 {
             case 0, 1: if let window = pick(windows) { browser.openTab(in: window.id, url: url(), opener: pick(window.tabs.map(\.id)), at: Int(rng.next() % 8)) }
             case 2: if let tab = pick(tabs) { browser.closeTab(tab) }
             case 3: if let tab = pick(tabs) { browser.move(tab, to: Int(rng.next() % 8)) }
@@ -93,6 +93,7 @@ import Testing
             case 10: if let tab = pick(tabs) { browser.go(tab, by: pick([-1, -2, 1])!) }
             case 11: if windows.count < 4 { browser.openWindow(url: url()) } else if let window = pick(windows) { browser.closeWindow(window.id) }
             case 12: if let tab = pick(tabs), let window = pick(windows) { browser.drag(tab, toWindow: window.id, at: Int(rng.next() % 6)) }
+            case 13: if let tab = pick(tabs) { browser.discard(tab) }
             default:
                 let window = browser.openWindow(url: url(private: true), incognito: true)
                 browser.openTab(in: window, url: url(private: true))

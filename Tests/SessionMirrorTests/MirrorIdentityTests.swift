@@ -199,6 +199,28 @@ import Testing
         #expect(try MirrorFidelityTests.mismatches(browser, mirror, store).isEmpty)
     }
 
+    /// A tab Chromium discards comes back under a new id (`tabs.onReplaced`): the same
+    /// tab in the store, its identifier and history kept, and later events by the new id
+    /// (a navigation, a close) are its.
+    @Test func aReplacedTab_keepsItsIdentifierAndHistory_andFollowsItsNewID() throws {
+        let (store, browser, mirror) = try Self.mirrored()
+        let tab = browser.windows[0].tabs[1]
+        let id = try #require(mirror.webState(forTab: tab.id))
+        let history = try store.histories.history(of: id)
+        let added = try #require(browser.discard(tab.id))
+        try MirrorFidelityTests.deliver(browser, to: mirror)
+        #expect(mirror.webState(forTab: added) == id && mirror.webState(forTab: tab.id) == nil)
+        #expect(try store.histories.history(of: id) == history)
+        browser.navigate(added, to: "https://w0.example/after-discard")
+        try MirrorFidelityTests.deliver(browser, to: mirror)
+        #expect(try store.histories.history(of: id).items.last?.url == "https://w0.example/after-discard")
+        #expect(try MirrorFidelityTests.mismatches(browser, mirror, store).isEmpty)
+        browser.closeTab(added)
+        try MirrorFidelityTests.deliver(browser, to: mirror)
+        let closed = try #require(try SQLiteRecentlyClosedRepository(database: store.database).entries().first)
+        #expect(closed.tabs.first?.id == id)
+    }
+
     /// A back of two steps to a URL the history holds twice goes to the nearer one.
     @Test func forwardBack_goesToTheNearestEntryWithTheURL() throws {
         let history = try NavigationHistory(

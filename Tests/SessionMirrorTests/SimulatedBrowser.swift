@@ -243,6 +243,22 @@ final class SimulatedBrowser {
         emit(.tabUpdated) { $0.tab = self.describedTab(id) }
     }
 
+    /// Discards a background tab as Chromium 156 does: the tab gets a new id, and
+    /// `tabs.onReplaced` names both. Its page, history, place and openers stay.
+    @discardableResult
+    func discard(_ id: Int) -> Int? {
+        guard let (w, index) = place(ofTab: id), windows[w].active != id else { return nil }
+        let added = newID()
+        windows[w].tabs[index].id = added
+        for v in windows.indices {
+            for t in windows[v].tabs.indices where windows[v].tabs[t].openerTabId == id {
+                windows[v].tabs[t].openerTabId = added
+            }
+        }
+        emit(.tabReplaced) { $0.addedTabId = added; $0.removedTabId = id }
+        return added
+    }
+
     /// Back or forward `steps` entries (negative: back).
     func go(_ id: Int, by steps: Int) {
         guard let (w, index) = place(ofTab: id) else { return }
