@@ -321,6 +321,12 @@ api.tabs.onDetached.addListener((tabId, info) => {
 api.tabs.onAttached.addListener((tabId, info) => {
   if (unmirroredTabs.has(tabId)) return;
   post({ type: "tabAttached", tabId, newWindowId: info.newWindowId, newPosition: info.newPosition });
+  // Chromium inserts a tab moved to another window unpinned, and says so in no event
+  // (onUpdated reports pin changes within a strip only); Firefox keeps it pinned. So the
+  // tab as it now is follows: what happened meanwhile was posted before it, in order.
+  api.tabs.get(tabId).then((tab) => {
+    if (!isUnmirrored(tab)) post({ type: "tabUpdated", tab: describeTab(tab) });
+  }, () => {});
 });
 
 api.tabs.onActivated.addListener((info) => {

@@ -32,6 +32,9 @@ package final class BrowserMirror {
         var groupOf: [Int: TabGroupID] = [:]
         /// Tabs detached from a window and not yet attached to another, with the window they left.
         var detached: [Int: (tab: BrowserState.Tab, from: Int)] = [:]
+        /// The pinned state a tab leaving its strip was given (an update at index -1): Chromium
+        /// unpins a tab it moves to another window's unpinned part, and says so only then.
+        var leavingPinned: [Int: Bool] = [:]
         /// Tabs whose current entry was added for a new URL that `tabs.onUpdated`
         /// reported before `webNavigation` said how the user got there.
         var provisional: Set<WebStateID> = []
@@ -112,6 +115,7 @@ package final class BrowserMirror {
             return try follow(tabs: [tab])
         case .tabRemoved:
             guard let id = message.tabId, let tab = memory.state.tabs[id] else { return [:] }
+            memory.leavingPinned[id] = nil
             memory.state.remove(tab: id)
             // The tabs of a closing window close with it, as one recently closed window (windowRemoved).
             if message.isWindowClosing != true { try reconcile(tab.windowId) }
@@ -120,7 +124,9 @@ package final class BrowserMirror {
             memory.state.move(tab: id, to: index)
             try reconcile(tab.windowId)
         case .tabDetached:
-            guard let id = message.tabId, let tab = memory.state.tabs[id] else { return [:] }
+            guard let id = message.tabId, var tab = memory.state.tabs[id] else { return [:] }
+            // It arrives in the other window as it left this one.
+            if let pinned = memory.leavingPinned.removeValue(forKey: id) { tab.pinned = pinned }
             memory.detached[id] = (tab, tab.windowId)
             memory.state.remove(tab: id)
         case .tabAttached:
@@ -147,6 +153,9 @@ package final class BrowserMirror {
             try reconcile(window)
         case .tabUpdated:
             guard let tab = message.tab, tab.incognito != true, memory.state.tabs[tab.id] != nil else { return [:] }
+            // Leaving its strip (index -1): what it is given then is kept for where it goes,
+            // if it is detached; a tab of a closing window keeps what it had (see BrowserState.update).
+            if tab.index < 0, let pinned = tab.pinned { memory.leavingPinned[tab.id] = pinned }
             memory.state.update(tab)
             try reconcile(tab.windowId)
             _ = try follow(tabs: [tab])

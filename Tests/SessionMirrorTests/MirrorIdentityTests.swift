@@ -221,6 +221,40 @@ import Testing
         #expect(closed.tabs.first?.id == id)
     }
 
+    /// Chromium unpins a pinned tab it moves into another window's unpinned part, and says
+    /// so only as the tab leaves its strip (an update at index -1, before `onDetached`),
+    /// never once it is in the other window. The real browser suite found the store keeping
+    /// such a tab pinned. A tab of a closing window that is told the same keeps its pin.
+    @Test func aPinnedTabUnpinnedAsItLeaves_arrivesUnpinned_butAClosingWindowsTabsKeepTheirPins() throws {
+        let (store, browser, mirror) = try Self.mirrored()
+        let source = browser.windows[0], target = browser.windows[2]
+        let tab = source.tabs[0]
+        let id = try #require(mirror.webState(forTab: tab.id))
+        var leaving = browser.described(tab, window: source, index: -1)
+        leaving.pinned = false
+        var events = [MirrorMessage(id: 900, type: .tabUpdated), MirrorMessage(id: 901, type: .tabDetached),
+                      MirrorMessage(id: 902, type: .tabAttached)]
+        events[0].tab = leaving
+        events[1].tabId = tab.id; events[1].oldWindowId = source.id; events[1].oldPosition = 0
+        events[2].tabId = tab.id; events[2].newWindowId = target.id; events[2].newPosition = 1
+        for event in events { #expect(try mirror.handle(event).error == nil) }
+        let list = try store.tabs.webStateList(in: try #require(mirror.browser(forWindow: target.id)))
+        let index = try #require(list.index(of: id))
+        // Right after the target's pinned tab: where a stale pin would have been written.
+        #expect(index == 1 && list.pinnedCount == 1, "\(list)")
+        // A closing window's pinned tab, told the same as the window goes, stays pinned in its entry.
+        let closing = browser.windows[1]
+        var told = browser.described(closing.tabs[0], window: closing, index: -1)
+        told.pinned = false
+        var update = MirrorMessage(id: 903, type: .tabUpdated)
+        update.tab = told
+        _ = try mirror.handle(update)
+        browser.closeWindow(closing.id)
+        try MirrorFidelityTests.deliver(browser, to: mirror)
+        let entry = try #require(try SQLiteRecentlyClosedRepository(database: store.database).entries().first { $0.kind == .window })
+        #expect(entry.tabs.first?.wasPinned == true)
+    }
+
     /// A back of two steps to a URL the history holds twice goes to the nearer one.
     @Test func forwardBack_goesToTheNearestEntryWithTheURL() throws {
         let history = try NavigationHistory(

@@ -277,6 +277,12 @@ final class SimulatedBrowser {
     func drag(_ id: Int, toWindow target: Int, at position: Int) {
         guard let (w, index) = place(ofTab: id), let t = windows.firstIndex(where: { $0.id == target }), w != t
         else { return }
+        if windows[w].tabs[index].pinned {
+            // Chromium unpins it as it leaves its strip, and says so then, at index -1.
+            var leaving = described(windows[w].tabs[index], window: windows[w], index: -1)
+            leaving.pinned = false
+            emit(.tabUpdated) { $0.tab = leaving }
+        }
         var tab = windows[w].tabs.remove(at: index)
         tab.pinned = false
         tab.groupId = nil
