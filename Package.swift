@@ -76,7 +76,7 @@ let package = Package(
         .executableTarget(
             name: "sessionstore-bench",
             dependencies: [
-                "SessionModel", "SessionStorage", "SessionConsumers", "SessionMediators",
+                "SessionModel", "SessionStorage", "SessionConsumers", "SessionMediators", "SessionMirror",
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

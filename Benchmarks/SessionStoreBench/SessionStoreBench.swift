@@ -57,6 +57,9 @@ struct SessionStoreBench: ParsableCommand {
     @Option(help: "Tabs in the nine other browsers beside a 100-tab active one, for the first-window line; 0 skips it.")
     var firstWindowTabs = 100_000
 
+    @Option(help: "Instead of the mutations: the browser mirror's startup with TABS tabs in WINDOWS windows (TABS,WINDOWS), no browser.")
+    var mirrorRestart: String?
+
     @Flag(help: "Instead of the mutations: export, import, ls, status, watch and a mediator on large sessions (issue 17's goals).")
     var large = false
 
@@ -102,6 +105,16 @@ struct SessionStoreBench: ParsableCommand {
         let root = directory ?? NSTemporaryDirectory() + "sessionstore-bench-\(getpid())"
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer { if directory == nil { try? FileManager.default.removeItem(atPath: root) } }
+
+        if let mirrorRestart {
+            let parts = mirrorRestart.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard parts.count == 2, parts[0] >= parts[1], parts[1] >= 1 else {
+                throw ValidationError("--mirror-restart is TABS,WINDOWS, with at least one tab per window")
+            }
+            let result = try MirrorRestart.run(tabs: parts[0], windows: parts[1], root: root)
+            for line in MirrorRestart.lines(result) { print(line) }
+            return
+        }
 
         if large {
             let sizes = largeSizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
