@@ -14,9 +14,10 @@ enum MirrorRestart {
     struct Result {
         var tabs: Int
         var windows: Int
-        var firstSnapshot: Duration
-        var byURL: Duration
-        var byCarriedID: Duration
+        /// Nanoseconds.
+        var firstSnapshot: Double
+        var byURL: Double
+        var byCarriedID: Double
         var keptByURL: Int
         var keptByCarriedID: Int
     }
@@ -50,27 +51,26 @@ enum MirrorRestart {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         let database = try SessionDatabase.open(atPath: path)
         defer { try? database.close() }
-        let clock = ContinuousClock()
         // The last session, written by a first host from the browser's first snapshot.
         let first = BrowserMirror(database: database)
-        let start = clock.now
-        _ = try first.handle(snapshot(tabs: tabs, windows: windows, base: 0))
-        let firstSnapshot = clock.now - start
+        let original = snapshot(tabs: tabs, windows: windows, base: 0)
+        let start = monotonicNanoseconds()
+        _ = try first.handle(original)
+        let firstSnapshot = Double(monotonicNanoseconds() - start)
         // Each tab's store identifier, by its place, as Firefox would carry it.
         var sids: [String: String] = [:]
-        let original = snapshot(tabs: tabs, windows: windows, base: 0)
         for (w, window) in (original.windows ?? []).enumerated() {
             for (t, tab) in (window.tabs ?? []).enumerated() {
                 sids["\(w)/\(t)"] = first.webState(forTab: tab.id)?.uuidString
             }
         }
         let before = Set(sids.values)
-        func restart(base: Int, carrying: Bool) throws -> (Duration, Int) {
+        func restart(base: Int, carrying: Bool) throws -> (Double, Int) {
             let host = BrowserMirror(database: database)
             let message = snapshot(tabs: tabs, windows: windows, base: base, sids: carrying ? sids : nil)
-            let start = clock.now
+            let start = monotonicNanoseconds()
             _ = try host.handle(message)
-            let elapsed = clock.now - start
+            let elapsed = Double(monotonicNanoseconds() - start)
             let kept = (message.windows ?? []).flatMap { $0.tabs ?? [] }
                 .filter { host.webState(forTab: $0.id).map { before.contains($0.uuidString) } == true }.count
             return (elapsed, kept)
@@ -83,20 +83,15 @@ enum MirrorRestart {
     }
 
     static func lines(_ result: Result) -> [String] {
-        func ms(_ d: Duration) -> String {
-            String(format: "%.0f ms", Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15)
-        }
-        func ratio(_ a: Duration, _ b: Duration) -> String {
-            String(format: "%.2fx", (a / b))
-        }
-        let goal = Duration.seconds(2)
+        let ms = Report.duration
+        let goal = 2e9
         let met = result.byURL <= goal && result.byCarriedID <= goal
             && result.keptByURL == result.tabs && result.keptByCarriedID == result.tabs
         return [
             "mirror startup, \(result.tabs) tabs in \(result.windows) windows, no browser:",
             "  first snapshot into an empty store (every row written)     \(ms(result.firstSnapshot))",
-            "  restart, matched by URL order (Chromium)                     \(ms(result.byURL))  \(ratio(result.byURL, result.firstSnapshot)) of the first; \(result.keptByURL) of \(result.tabs) tabs kept their identifiers",
-            "  restart, carried identifiers (Firefox)                       \(ms(result.byCarriedID))  \(ratio(result.byCarriedID, result.firstSnapshot)) of the first; \(result.keptByCarriedID) of \(result.tabs) tabs kept their identifiers",
+            "  restart, matched by URL order (Chromium)                     \(ms(result.byURL))  \(Report.ratio(result.byURL, result.firstSnapshot)) of the first; \(result.keptByURL) of \(result.tabs) tabs kept their identifiers",
+            "  restart, carried identifiers (Firefox)                       \(ms(result.byCarriedID))  \(Report.ratio(result.byCarriedID, result.firstSnapshot)) of the first; \(result.keptByCarriedID) of \(result.tabs) tabs kept their identifiers",
             "",
             "Goal (issue 34):",
             "  \(met ? "MET    " : "NOT MET") the host re-identifies a \(result.tabs)-tab, \(result.windows)-window startup snapshot within 2 s, every tab kept: by URL \(ms(result.byURL)), by carried id \(ms(result.byCarriedID))",
