@@ -16,6 +16,8 @@ import SessionStorage
 /// - A new URL from `tabs.onUpdated` that the history does not hold commits an
 ///   entry at once (a link, until `webNavigation` says otherwise); one it holds
 ///   waits for the navigation event, which says whether it is a back or a new visit.
+///   The browser's own pages (`about:`, `chrome:`) have no navigation event in
+///   Firefox: a new URL there that the history holds is a back or forward to it.
 /// - A new title renames the current entry.
 extension BrowserMirror {
     /// After `tabs.onCreated` or `tabs.onUpdated`: the tab's URL and title into its history.
@@ -28,8 +30,12 @@ extension BrowserMirror {
             }
             return
         }
-        // A URL the history holds: the navigation event says whether the user went back to it.
-        guard !history.items.contains(where: { $0.url == url }) else { return }
+        if let index = Self.nearest(url, in: history) {
+            // A URL the history holds: the navigation event says whether the user went back to it.
+            // The browser's own pages have none: a new URL there is a back or forward to the entry.
+            if Self.isBrowserPage(url) { try histories.go(to: index, in: webState) }
+            return
+        }
         try histories.commit(NavigationItem(url: url, title: page.title, transition: .link, timestamp: now()), in: webState)
         memory.provisional.insert(webState)
     }
@@ -60,6 +66,13 @@ extension BrowserMirror {
         let title = memory.state.tabs[tab]?.url == url ? memory.state.tabs[tab]?.title ?? "" : ""
         let time = message.timeStamp.map { Date(timeIntervalSince1970: $0 / 1000) } ?? now()
         try histories.commit(NavigationItem(url: url, title: title, transition: transition, timestamp: time), in: webState)
+    }
+
+    /// Whether `url` is one of the browser's own pages (`about:`, `chrome:`), for which
+    /// Firefox sends no `webNavigation` event: `chrome://browser/content/blanktab.html`,
+    /// where a window opened empty starts, is one.
+    static func isBrowserPage(_ url: String) -> Bool {
+        url.hasPrefix("about:") || url.hasPrefix("chrome:")
     }
 
     /// The index of the entry with `url` nearest the current one; of two as near, the earlier.

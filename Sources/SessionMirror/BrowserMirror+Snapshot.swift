@@ -15,6 +15,8 @@ import SessionStorage
 ///    subsequence keep their identifiers, histories and openers, and so do the tabs
 ///    between two of them where both lists have as many (a tab still loading has no
 ///    URL yet).
+///    In every window matched by 1 or 2, a tab still unmatched is matched by URL
+///    among its browser's tabs nothing claimed.
 /// 3. Windows left over become new browsers; browsers left over are closed
 ///    (listed as recently closed windows, restorable) — unless the snapshot has no
 ///    tab at all, which never closes anything: a browser that reports nothing yet
@@ -73,6 +75,20 @@ extension BrowserMirror {
             for (tabIndex, storedIndex) in candidate.pairs where tabOf[order[tabIndex]] == nil {
                 let id = storedTabs[storedIndex]
                 if !tabOf.values.contains(id) { tabOf[order[tabIndex]] = id }
+            }
+        }
+        // In every matched window, a tab still unmatched (one Firefox quit before keeping its
+        // identifier) is matched by URL among its browser's tabs nothing claimed.
+        var claimed = Set(tabOf.values)
+        for (window, order) in state.windows {
+            guard let browser = browserOf[window], let snapshot = storedLists[browser] else { continue }
+            let loose = order.filter { tabOf[$0] == nil }
+            let free = snapshot.list.webStates.map(\.id).filter { !claimed.contains($0) }
+            let pairs = Self.commonSubsequence(
+                loose.map { state.tabs[$0]?.url ?? "" }, free.map { snapshot.pages[$0]?.url ?? "" })
+            for (tabIndex, storedIndex) in pairs {
+                tabOf[loose[tabIndex]] = free[storedIndex]
+                claimed.insert(free[storedIndex])
             }
         }
         // Groups: a browser group is the store group most of its tabs were in.

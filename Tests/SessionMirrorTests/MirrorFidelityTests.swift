@@ -91,7 +91,13 @@ import Testing
             case 7: if let tab = pick(tabs) { browser.renameGroup(of: tab, title: "R\(step)", color: "purple") }
             case 8, 9: if let tab = pick(tabs) { browser.navigate(tab, to: url()) }
             case 10: if let tab = pick(tabs) { browser.go(tab, by: pick([-1, -2, 1])!) }
-            case 11: if windows.count < 4 { browser.openWindow(url: url()) } else if let window = pick(windows) { browser.closeWindow(window.id) }
+            case 11:
+                if windows.count < 4 {
+                    // Opened empty, a window starts at the browser's own blank page; its tab goes on from there.
+                    let empty = rng.next() % 2 == 0
+                    _ = browser.openWindow(url: empty ? SimulatedBrowser.blankPage : url())
+                    if empty, let tab = browser.windows.last?.tabs.first?.id { browser.navigate(tab, to: url()) }
+                } else if let window = pick(windows) { browser.closeWindow(window.id) }
             case 12: if let tab = pick(tabs), let window = pick(windows) { browser.drag(tab, toWindow: window.id, at: Int(rng.next() % 6)) }
             case 13: if let tab = pick(tabs) { browser.discard(tab) }
             default:

@@ -40,8 +40,20 @@ import Testing
         return found
     }
 
-    @Test(arguments: [false, true])
-    func aRestart_keepsEveryTabsIdentifierAndHistory_andDuplicatesNothing(carryingIDs: Bool) throws {
+    /// Which tabs carry the identifier the host gave them across a restart.
+    enum Carried: CaseIterable, Sendable {
+        /// Chromium: none; windows and tabs are matched by URL.
+        case none
+        /// Firefox: every tab (`sessions.setTabValue`).
+        case all
+        /// Firefox quit before it kept one tab's identifier in each window: that tab is
+        /// matched by URL among its window's tabs (the full Firefox run found one such tab
+        /// becoming a new tab, its history lost).
+        case allButOnePerWindow
+    }
+
+    @Test(arguments: Carried.allCases)
+    func aRestart_keepsEveryTabsIdentifierAndHistory_andDuplicatesNothing(carried: Carried) throws {
         let (store, browser, mirror) = try Self.mirrored()
         let before = try Self.tabsByURL(store)
         #expect(before.count == 15)
@@ -49,11 +61,12 @@ import Testing
         // A new host process: it knows nothing but the store.
         let restarted = BrowserMirror(database: store.database)
         var windows = browser.snapshot()
-        if carryingIDs {
-            // Firefox: each tab carries the identifier the host gave it (sessions.setTabValue).
+        if carried != .none {
             let byURL = before
             for w in windows.indices {
-                for t in windows[w].tabs!.indices { windows[w].tabs![t].sid = byURL[windows[w].tabs![t].url!]?.0.uuidString }
+                for t in windows[w].tabs!.indices where carried == .all || t != 2 {
+                    windows[w].tabs![t].sid = byURL[windows[w].tabs![t].url!]?.0.uuidString
+                }
             }
         }
         var snapshot = MirrorMessage(id: 1, type: .snapshot)
@@ -253,6 +266,30 @@ import Testing
         try MirrorFidelityTests.deliver(browser, to: mirror)
         let entry = try #require(try SQLiteRecentlyClosedRepository(database: store.database).entries().first { $0.kind == .window })
         #expect(entry.tabs.first?.wasPinned == true)
+    }
+
+    /// Firefox sends no navigation event for its own pages. A window opened empty starts at
+    /// its blank page; a back to that page is seen only as the tab's new URL, and the store
+    /// follows it there (the full Firefox run found the store left on the page the tab left).
+    @Test func aBackToTheBrowsersOwnPage_isFollowed_withNoNavigationEvent() throws {
+        let (store, browser, mirror) = try Self.mirrored()
+        let window = browser.openWindow(url: SimulatedBrowser.blankPage)
+        let tab = try #require(browser.windows.last?.tabs.first?.id)
+        browser.navigate(tab, to: "https://w9.example/0")
+        browser.navigate(tab, to: "https://w9.example/1")
+        browser.go(tab, by: -2)
+        let events = browser.takeEvents()
+        #expect(!events.contains { $0.type == .navigationCommitted && $0.url == SimulatedBrowser.blankPage })
+        for event in events { #expect(try mirror.handle(event).error == nil) }
+        let id = try #require(mirror.webState(forTab: tab))
+        let history = try store.histories.history(of: id)
+        #expect(history.items.map(\.url) == [SimulatedBrowser.blankPage, "https://w9.example/0", "https://w9.example/1"])
+        #expect(history.currentIndex == 0)
+        browser.go(tab, by: 1)
+        try MirrorFidelityTests.deliver(browser, to: mirror)
+        #expect(try store.histories.history(of: id).currentIndex == 1)
+        #expect(try MirrorFidelityTests.mismatches(browser, mirror, store).isEmpty)
+        #expect(mirror.browser(forWindow: window) != nil)
     }
 
     /// A back of two steps to a URL the history holds twice goes to the nearer one.

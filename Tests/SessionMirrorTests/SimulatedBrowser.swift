@@ -45,8 +45,16 @@ final class SimulatedBrowser {
         var message = MirrorMessage(id: nextMessage, type: type)
         nextMessage += 1
         fill(&message)
+        // Firefox sends no webNavigation event for its own pages, such as the blank page
+        // a window opened empty starts at.
+        if type == .navigationCommitted, let url = message.url, Self.isBrowserPage(url) { return }
         events.append(message)
     }
+
+    /// The page a window opened empty starts at, in Firefox.
+    static let blankPage = "chrome://browser/content/blanktab.html"
+
+    static func isBrowserPage(_ url: String) -> Bool { url.hasPrefix("about:") || url.hasPrefix("chrome:") }
 
     private func place(ofTab id: Int) -> (window: Int, index: Int)? {
         for (w, window) in windows.enumerated() {
