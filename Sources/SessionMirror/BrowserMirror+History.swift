@@ -17,11 +17,15 @@ import SessionStorage
 ///   entry at once (a link, until `webNavigation` says otherwise); one it holds
 ///   waits for the navigation event, which says whether it is a back or a new visit.
 ///   The browser's own pages (`about:`, `chrome:`) have no navigation event in
-///   Firefox: a new URL there that the history holds is a back or forward to it.
+///   Firefox, and a tab restored at a browser's start has none until it loads: a
+///   new URL there, or in a snapshot, that the history holds is the entry with it.
 /// - A new title renames the current entry.
 extension BrowserMirror {
-    /// After `tabs.onCreated` or `tabs.onUpdated`: the tab's URL and title into its history.
-    func followPage(ofTab tab: Int) throws {
+    /// After `tabs.onCreated` or `tabs.onUpdated` (or a snapshot): the tab's URL and title into its history.
+    /// - Parameter fromSnapshot: the browser states where the tab is (after a start, a tab it
+    ///   restored without loading it has no navigation event to say so): a URL the history
+    ///   holds is the entry nearest the current one.
+    func followPage(ofTab tab: Int, fromSnapshot: Bool = false) throws {
         guard let page = memory.state.tabs[tab], let url = page.url, let webState = memory.tabOf[tab] else { return }
         let history = try histories.history(of: webState)
         if let current = history.currentItem, current.url == url {
@@ -33,7 +37,7 @@ extension BrowserMirror {
         if let index = Self.nearest(url, in: history) {
             // A URL the history holds: the navigation event says whether the user went back to it.
             // The browser's own pages have none: a new URL there is a back or forward to the entry.
-            if Self.isBrowserPage(url) { try histories.go(to: index, in: webState) }
+            if fromSnapshot || Self.isBrowserPage(url) { try histories.go(to: index, in: webState) }
             return
         }
         try histories.commit(NavigationItem(url: url, title: page.title, transition: .link, timestamp: now()), in: webState)

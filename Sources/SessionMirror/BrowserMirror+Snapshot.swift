@@ -131,7 +131,7 @@ extension BrowserMirror {
         for window in order {
             try reconcile(window)
             for tab in state.windows[window] ?? [] {
-                try followPage(ofTab: tab)
+                try followPage(ofTab: tab, fromSnapshot: true)
                 if let id = memory.tabOf[tab] { ids[String(tab)] = id.uuidString }
             }
         }

@@ -268,6 +268,31 @@ import Testing
         #expect(entry.tabs.first?.wasPinned == true)
     }
 
+    /// A browser killed just after a back restores the tab where it was before the back,
+    /// without loading it, so no navigation event comes: the snapshot's URL, which the
+    /// history holds, makes that entry current (the kill suite found the store left on
+    /// the entry the browser had lost).
+    @Test func aTabRestoredAtAnotherEntry_isAtThatEntry_afterTheSnapshot() throws {
+        let (store, browser, mirror) = try Self.mirrored()
+        let tab = browser.windows[2].tabs[3].id
+        browser.navigate(tab, to: "https://w2.example/3/next")
+        browser.go(tab, by: -1)
+        try MirrorFidelityTests.deliver(browser, to: mirror)
+        let id = try #require(mirror.webState(forTab: tab))
+        #expect(try store.histories.history(of: id).currentIndex == 0)
+        browser.restart()
+        let restarted = browser.windows[2].tabs[3].id
+        browser.restore(restarted, atEntry: 1)
+        let again = BrowserMirror(database: store.database)
+        var snapshot = MirrorMessage(id: 1, type: .snapshot)
+        snapshot.windows = browser.snapshot()
+        _ = try again.handle(snapshot)
+        #expect(again.webState(forTab: restarted) == id)
+        let history = try store.histories.history(of: id)
+        #expect(history.items.map(\.url) == ["https://w2.example/3", "https://w2.example/3/next"] && history.currentIndex == 1)
+        #expect(try MirrorFidelityTests.mismatches(browser, again, store).isEmpty)
+    }
+
     /// Firefox sends no navigation event for its own pages. A window opened empty starts at
     /// its blank page; a back to that page is seen only as the tab's new URL, and the store
     /// follows it there (the full Firefox run found the store left on the page the tab left).

@@ -281,6 +281,13 @@ final class SimulatedBrowser {
         }
     }
 
+    /// As a browser whose session file lost the last change before it died: the tab
+    /// comes back at another entry of its history, and nothing says so but a snapshot.
+    func restore(_ id: Int, atEntry entry: Int) {
+        guard let (w, index) = place(ofTab: id), windows[w].tabs[index].history.indices.contains(entry) else { return }
+        windows[w].tabs[index].current = entry
+    }
+
     /// Drags a tab into another window, at `position`.
     func drag(_ id: Int, toWindow target: Int, at position: Int) {
         guard let (w, index) = place(ofTab: id), let t = windows.firstIndex(where: { $0.id == target }), w != t
