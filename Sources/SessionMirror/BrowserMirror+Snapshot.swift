@@ -22,13 +22,20 @@ import SessionStorage
 ///    tab at all, which never closes anything: a browser that reports nothing yet
 ///    has not lost its session.
 ///
+/// Only this browser's windows (``BrowserMirror/source``) take part, and those of
+/// no source, which become this browser's when matched and are never closed:
+/// another browser sharing the store, and the app's own windows, are left alone.
+///
 /// Then every window is written as the browser shows it. A tab matched by URL
 /// alone may be the wrong one of two tabs with the same URL; a window whose tabs
 /// all changed while the browser was off is not recognised, and becomes a new browser.
 extension BrowserMirror {
     func applySnapshot(_ windows: [BrowserWindow]) throws -> [String: String] {
         let state = BrowserState(snapshot: windows)
-        let stored = try browsers.browsers().map(\.id)
+        // This browser's windows, and those no browser keeps (the app's, or an older host's):
+        // another browser's windows sharing the store are not looked at.
+        let sources = try browsers.sources()
+        let stored = try browsers.browsers().map(\.id).filter { sources[$0] == nil || sources[$0] == source }
         var storedLists: [BrowserID: WebStateListSnapshot] = [:]
         var browserOfTab: [WebStateID: BrowserID] = [:]
         for browser in stored {
@@ -121,9 +128,13 @@ extension BrowserMirror {
                 try lists.moveWebState(id, to: browser, params: .automatic())
             }
         }
-        // 3. Browsers nothing matched are closed, unless the browser reported no tab at all.
+        // A window of no source that this browser shows is this browser's from now on.
+        for browser in Set(browserOf.values) where sources[browser] == nil {
+            try browsers.setSource(source, of: browser)
+        }
+        // 3. This browser's windows nothing matched are closed, unless it reported no tab at all.
         if !state.tabs.isEmpty {
-            for browser in stored where !browserOf.values.contains(browser) {
+            for browser in stored where !browserOf.values.contains(browser) && sources[browser] == source {
                 try browsers.closeBrowser(browser)
             }
         }

@@ -21,6 +21,8 @@ package final class BrowserMirror {
     let browsers: SQLiteBrowserRepository
     let lists: SQLiteWebStateListRepository
     let histories: SQLiteNavigationHistoryRepository
+    /// The browser this mirror keeps: it creates, matches and closes only windows of this source.
+    package let source: BrowserSource
     let now: () -> Date
 
     /// What the engine knows, kept apart so that a failed write can put it back as it was.
@@ -62,9 +64,13 @@ package final class BrowserMirror {
     /// The store's tab for a browser tab, once known.
     package func webState(forTab id: Int) -> WebStateID? { memory.tabOf[id] }
 
-    /// A mirror into `database`; `now` stamps new tabs and entries.
-    package init(database: SessionDatabase, now: @escaping () -> Date = Date.init) {
+    /// The source of a host that could not tell which browser started it.
+    package static let unnamedSource = BrowserSource(rawValue: "browser")!
+
+    /// A mirror of the browser `source` into `database`; `now` stamps new tabs and entries.
+    package init(database: SessionDatabase, source: BrowserSource = unnamedSource, now: @escaping () -> Date = Date.init) {
         self.database = database
+        self.source = source
         browsers = SQLiteBrowserRepository(database: database)
         lists = SQLiteWebStateListRepository(database: database)
         histories = SQLiteNavigationHistoryRepository(database: database)
@@ -208,7 +214,7 @@ package final class BrowserMirror {
     @discardableResult
     func ensureBrowser(_ window: Int) throws -> BrowserID {
         if let known = memory.browserOf[window] { return known }
-        let made = try browsers.createBrowser().id
+        let made = try browsers.createBrowser(source: source).id
         memory.browserOf[window] = made
         return made
     }

@@ -20,19 +20,38 @@ extension SessionStore {
 
         @OptionGroup var options: StoreOptions
 
-        /// What the browser passes a host (its origin, or the manifest and the extension's id): ignored.
+        @Option(help: ArgumentHelp(
+            "The browser this host mirrors (1 to 64 characters): it creates, matches and closes only windows of this source.",
+            discussion: "Default: chromium when the browser passes an extension origin (chrome-extension://), firefox when it passes the extension's id, browser otherwise. install-host writes it into the launcher."))
+        var source: String?
+
+        /// What the browser passes a host (its origin, or the manifest and the extension's id).
         @Argument(parsing: .allUnrecognized, help: .hidden)
         var browserArguments: [String] = []
 
         /// SESSIONSTORE_HOST_TRACE=1 logs every message received (its first 4,000 bytes).
         private var trace: Bool { ProcessInfo.processInfo.environment["SESSIONSTORE_HOST_TRACE"] == "1" }
 
+        func validate() throws {
+            if let source, BrowserSource(rawValue: source) == nil {
+                throw ValidationError("--source must be 1 to 64 characters, none of them a control character.")
+            }
+        }
+
+        /// The browser that started this host: named, or told by what it passed.
+        var mirroredSource: BrowserSource {
+            if let source, let named = BrowserSource(rawValue: source) { return named }
+            if browserArguments.contains(where: { $0.hasPrefix("chrome-extension://") }) { return .chromium }
+            if browserArguments.contains(NativeHostManifest.firefoxExtensionID) { return .firefox }
+            return BrowserMirror.unnamedSource
+        }
+
         func run() throws {
             let database = try retryingWhileLocked("opening the store") { try options.openForWriting(create: true, migrating: true) }
             defer { try? database.close() }
-            let mirror = BrowserMirror(database: database)
+            let mirror = BrowserMirror(database: database, source: mirroredSource)
             var reader = NativeMessaging.Reader(descriptor: 0)
-            log("mirroring into \(options.path)")
+            log("mirroring \(mirror.source) into \(options.path)")
             while true {
                 // Windows the browser removed are written as closed once the delay passes with the browser still there.
                 if let due = mirror.nextCloseDue, !reader.waitForInput(until: due) {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SessionStorage
 
 /// Where a browser looks for the native messaging host's manifest, and what it says.
 enum NativeHostManifest {
@@ -46,10 +47,10 @@ enum NativeHostManifest {
 
     /// A shell script that starts `sessionstore host` on the store (the browser starts
     /// a host without arguments of its choosing: the store is named here).
-    static func launcher(binary: String, store: String) -> String {
+    static func launcher(binary: String, store: String, source: String) -> String {
         func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         return "#!/bin/sh\n# Written by `sessionstore install-host`: the browser starts this to mirror its tabs.\n"
-            + "exec \(quoted(binary)) host --db \(quoted(store)) \"$@\"\n"
+            + "exec \(quoted(binary)) host --db \(quoted(store)) --source \(quoted(source)) \"$@\"\n"
     }
 }
 
@@ -61,7 +62,8 @@ extension SessionStore {
             abstract: "Register `sessionstore host` with Chromium or Firefox, for the extension in Extension/.",
             discussion: """
                 Writes the host manifest where the browser looks for it, and beside it a launcher that \
-                runs `sessionstore host --db STORE` (the store is made absolute). Then load the \
+                runs `sessionstore host --db STORE --source NAME` (the store is made absolute; the \
+                name, the browser's by default, keeps its windows apart from another browser's in the same store). Then load the \
                 extension: in Chromium, Extension/ unpacked; in Firefox, the XPI \
                 Scripts/pack-firefox-extension makes.
                 """)
@@ -75,7 +77,15 @@ extension SessionStore {
             "Chromium's user data directory (default: ~/.config/chromium).", valueName: "dir"))
         var userDataDirectory: String?
 
+        @Option(help: ArgumentHelp(
+            "The name the store keeps this browser's windows under (default: the --browser value).",
+            discussion: "Two browsers of one kind sharing a store (Chromium and Chrome, say) need names of their own."))
+        var source: String?
+
         func validate() throws {
+            if let source, BrowserSource(rawValue: source) == nil {
+                throw ValidationError("--source must be 1 to 64 characters, none of them a control character.")
+            }
             if userDataDirectory != nil, browser != .chromium {
                 throw ValidationError("--user-data-dir is Chromium's; Firefox reads its manifests from the home directory.")
             }
@@ -89,12 +99,14 @@ extension SessionStore {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
                 let launcher = "\(directory)/\(NativeHostManifest.name).sh"
-                try Data(NativeHostManifest.launcher(binary: binary, store: store).utf8).write(to: URL(fileURLWithPath: launcher))
+                let named = source ?? browser.rawValue
+                try Data(NativeHostManifest.launcher(binary: binary, store: store, source: named).utf8)
+                    .write(to: URL(fileURLWithPath: launcher))
                 guard chmod(launcher, 0o755) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
                 let manifest = "\(directory)/\(NativeHostManifest.name).json"
                 try NativeHostManifest.manifest(for: browser, launcher: launcher).write(to: URL(fileURLWithPath: manifest))
                 print("wrote \(manifest)")
-                print("      \(launcher) (runs: sessionstore host --db \(store))")
+                print("      \(launcher) (runs: sessionstore host --db \(store) --source \(named))")
             } catch {
                 throw InputFailure(
                     message: "\(directory): cannot write the host manifest (\(error.localizedDescription)).",

@@ -34,6 +34,9 @@ import Testing
             #expect(run.status == 0, "\(run)")
             let ls = try runTool(["ls", "--db", dir.file("tabs.sqlite")], in: dir.path)
             #expect(ls.stdout.contains("https://example.org/"), "\(ls)")
+            // The launcher names the browser: its windows are kept apart from another browser's.
+            let sources = try runTool([dir.file("tabs.sqlite"), "SELECT source FROM browser_sources"], in: dir.path, binary: "/usr/bin/sqlite3")
+            #expect(sources.stdout == "\(browser)\n", "\(sources)")
             let uninstall = try runTool(["uninstall-host", "--browser", browser], in: dir.path, environment: environment)
             #expect(uninstall.status == 0, "\(uninstall)")
             #expect(!FileManager.default.fileExists(atPath: "\(directory)/org.sessionstore.host.json"))

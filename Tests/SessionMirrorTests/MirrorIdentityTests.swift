@@ -268,6 +268,60 @@ import Testing
         #expect(entry.tabs.first?.wasPinned == true)
     }
 
+    /// Chromium and Firefox pointed at one store keep windows of their own: a start of
+    /// either (a snapshot that shows none of the other's windows) closes nothing of the
+    /// other's, nor the app's own window; a window of no source that a snapshot shows
+    /// (mirrored before sources existed) is adopted with its identifiers.
+    @Test func twoBrowsersSharingAStore_neverTouchEachOthersWindows() throws {
+        let (store, chromium, firstHost) = try Self.mirrored()
+        // The windows the first host made, from before sources: no source yet.
+        for browser in try store.browsers.sources().keys { try store.browsers.setSource(nil, of: browser) }
+        let app = try store.browsers.createBrowser()
+        try store.tabs.insert(WebState(), in: app.id, params: .automatic().activate())
+        let firefox = SimulatedBrowser()
+        let firefoxMirror = BrowserMirror(database: store.database, source: .firefox)
+        var snapshot = MirrorMessage(id: 1, type: .snapshot)
+        snapshot.windows = firefox.snapshot()
+        _ = try firefoxMirror.handle(snapshot)
+        let window = firefox.openWindow(url: "https://ff.example/0")
+        firefox.openTab(in: window, url: "https://ff.example/1")
+        try MirrorFidelityTests.deliver(firefox, to: firefoxMirror)
+        let firefoxBrowser = try #require(firefoxMirror.browser(forWindow: window))
+        #expect(try store.browsers.browsers().count == 5)
+        // Chromium starts again: its three windows are adopted, Firefox's and the app's stay as they are.
+        let before = try Self.tabsByURL(store)
+        chromium.restart()
+        let restarted = BrowserMirror(database: store.database, source: .chromium)
+        snapshot.windows = chromium.snapshot()
+        _ = try restarted.handle(snapshot)
+        let after = try Self.tabsByURL(store)
+        for (url, (id, _)) in before { #expect(after[url]?.0 == id, "\(url)") }
+        let sources = try store.browsers.sources()
+        #expect(sources.values.filter { $0 == .chromium }.count == 3 && sources[firefoxBrowser] == .firefox && sources[app.id] == nil)
+        #expect(try store.browsers.browsers().count == 5)
+        // Each browser's windows as it shows them (the store holds the other's windows too).
+        func mismatches(_ browser: SimulatedBrowser, _ mirror: BrowserMirror, histories: Bool = true) throws -> [String] {
+            try MirrorFidelityTests.mismatches(browser, mirror, store, checkHistories: histories)
+                .filter { !$0.contains("browsers in the store") }
+        }
+        #expect(try mismatches(firefox, firefoxMirror).isEmpty)
+        // Firefox starts again with one window fewer: only its own window closes.
+        firefox.closeWindow(window)
+        _ = firefox.takeEvents()
+        let again = BrowserMirror(database: store.database, source: .firefox)
+        let other = firefox.openWindow(url: "https://ff.example/elsewhere")
+        _ = firefox.takeEvents()
+        snapshot.windows = firefox.snapshot()
+        _ = try again.handle(snapshot)
+        #expect(try store.browsers.browser(firefoxBrowser) == nil)
+        let open = try store.browsers.browsers().map(\.id)
+        #expect(open.contains(app.id) && open.count == 5, "\(open)")
+        #expect(try mismatches(chromium, restarted).isEmpty)
+        #expect(try mismatches(firefox, again).isEmpty)
+        #expect(again.browser(forWindow: other) != nil)
+        _ = firstHost
+    }
+
     /// A browser killed just after a back restores the tab where it was before the back,
     /// without loading it, so no navigation event comes: the snapshot's URL, which the
     /// history holds, makes that entry current (the kill suite found the store left on

@@ -18,7 +18,9 @@ import Testing
 ///   and `sessionstore` `status`, `check`, `ls`, `export`, `snapshot`,
 ///   `restore-snapshot`, `import --replace`, `prune`, `recover --output`,
 ///   `watch`, `sync` and `host` (the browser's native host, fed a recorded
-///   stream of a browser opening a window of tabs), each run again and again;
+///   stream of a browser starting with a window and opening tabs in it, as
+///   Chromium's or Firefox's host at random: two browsers sharing the store),
+///   each run again and again;
 /// - one to three SIGKILLs or SIGTERMs of any running process.
 ///
 /// Then, read by another process:
@@ -26,7 +28,9 @@ import Testing
 ///   `restore-snapshot` or `import --replace` (logged, fsynced, with the time
 ///   it ended) may have removed it by design: one that ended after the commit's
 ///   call began. Nothing is there that no writer committed. The same holds for
-///   every tab whose event `sessionstore host` acknowledged.
+///   every tab whose event `sessionstore host` acknowledged, and the tabs of
+///   each browser's last host run are still open: the other browser's start
+///   closed none of them.
 /// - **check**: `sessionstore check` finds nothing.
 /// - **reads**: every read by another process (`sqlite3`, `sessionstore export`)
 ///   that sees commit N of a writer sees all of that writer's commits before N
@@ -158,9 +162,11 @@ final class SharedStoreSchedule: @unchecked Sendable {
         case status, check, ls, export, snapshot, restoreSnapshot, importReplace, prune, recover, watch, sync, host
     }
 
-    /// A run of `sessionstore host`: when it started, and the tabs whose events it acknowledged.
+    /// A run of `sessionstore host`: when it started, the browser it mirrored, and the tabs
+    /// whose events it acknowledged.
     struct HostRun {
         var start: Int64
+        var source: String
         var tabs: [String]
     }
 
@@ -427,9 +433,11 @@ final class SharedStoreSchedule: @unchecked Sendable {
                     locked { syncs += 1 }
                 }
             case .host:
+                // Chromium's host or Firefox's: two browsers sharing the store.
+                let source = Bool.random(using: &rng) ? "chromium" : "firefox"
                 let start = monotonicNanos()
-                let result = launch(command, ["host", "--db", path], stdin: Self.browserEvents(using: &rng))
-                let run = HostRun(start: start, tabs: Self.acknowledgedTabs(in: result.stdout))
+                let result = launch(command, ["host", "--db", path, "--source", source], stdin: Self.browserEvents(using: &rng))
+                let run = HostRun(start: start, source: source, tabs: Self.acknowledgedTabs(in: result.stdout))
                 locked { hostRuns.append(run) }
                 // Killed, it ends with a signal; ended by its input, with 0. Anything else is a finding.
                 if result.status > 0 {
@@ -440,18 +448,22 @@ final class SharedStoreSchedule: @unchecked Sendable {
         }
     }
 
-    /// What a browser sends its native host when a window of 5 to 40 tabs opens: the window,
-    /// then each tab and its page, framed as native messages (a length in native byte order).
+    /// What a browser sends its native host as it starts with one window, which then gets
+    /// 4 to 39 more tabs: the snapshot of the window and its first tab, then each new tab and
+    /// its page, framed as native messages (a length in native byte order). The snapshot
+    /// closes the host's own browser's earlier windows, never another browser's.
     static func browserEvents(using rng: inout SplitMix64) -> Data {
         let window = Int.random(in: 1..<1_000_000, using: &rng)
-        var messages: [[String: Any]] = [["type": "windowCreated", "window": ["id": window, "tabs": [Any]()]]]
+        var messages: [[String: Any]] = []
         for index in 0..<Int.random(in: 5...40, using: &rng) {
             let tab = window * 100 + index
             let url = "https://host.example/\(tab)"
-            messages.append([
-                "type": "tabCreated",
-                "tab": ["id": tab, "windowId": window, "index": index, "url": url, "title": "Tab \(tab)", "active": index == 0],
-            ])
+            let described: [String: Any] = ["id": tab, "windowId": window, "index": index, "url": url, "title": "Tab \(tab)", "active": index == 0]
+            if index == 0 {
+                messages.append(["type": "snapshot", "windows": [["id": window, "tabs": [described]]]])
+                continue
+            }
+            messages.append(["type": "tabCreated", "tab": described])
             messages.append([
                 "type": "navigationCommitted", "tabId": tab, "url": url + "/next", "transitionType": "link",
                 "transitionQualifiers": [String](),
@@ -579,6 +591,22 @@ final class SharedStoreSchedule: @unchecked Sendable {
                 && !destructive.contains(where: { $0.end > run.start }) {
                 outcome.lost += 1
                 outcome.problems.append("lost: tab \(tab), acknowledged by sessionstore host")
+            }
+        }
+        // Two browsers share the store: a host's start closes its own browser's earlier windows,
+        // never the other's. The tabs of each browser's last run are still open, unless a
+        // destructive command ended after that run began.
+        let open = try runTool(
+            ["-cmd", ".timeout 5000", path,
+             "SELECT t.id FROM tabs AS t JOIN browsers AS b ON b.id = t.browser_id WHERE b.closed_entry_id IS NULL;"],
+            in: directory.path, binary: "/usr/bin/sqlite3")
+        for source in Set(hostRuns.map(\.source)) {
+            guard let last = hostRuns.filter({ $0.source == source }).max(by: { $0.start < $1.start }),
+                  !destructive.contains(where: { $0.end > last.start })
+            else { continue }
+            for tab in last.tabs where !open.stdout.localizedCaseInsensitiveContains(tab) {
+                outcome.lost += 1
+                outcome.problems.append("closed: tab \(tab) of \(source)'s last host run, by another browser's host")
             }
         }
         // Nothing that no writer committed (the last call of a killed writer may have committed).

@@ -52,4 +52,32 @@ import Testing
         #expect(throws: StorageError.unknownBrowser(stranger.uuidString)) { try store.browsers.markActive(stranger) }
         #expect(throws: StorageError.unknownBrowser(stranger.uuidString)) { try store.browsers.closeBrowser(stranger) }
     }
+
+    /// A browser's native host tags the windows it keeps; the app's own have no source. A
+    /// window closed into recently closed keeps its source; one deleted takes it along.
+    @Test(arguments: TemporaryStore.Kind.allCases)
+    func sources_tagTheWindowsABrowserKeeps_andGoWithThem(kind: TemporaryStore.Kind) throws {
+        let store = try kind.make()
+        let own = try store.browsers.createBrowser()
+        let chromium = try store.browsers.createBrowser(source: .chromium)
+        let (firefox, _) = try store.seed("| a*")
+        try store.browsers.setSource(.firefox, of: firefox)
+        let empty = try store.browsers.createBrowser(source: .chromium)
+        #expect(try store.browsers.sources() == [chromium.id: .chromium, firefox: .firefox, empty.id: .chromium])
+        #expect(try store.browsers.browsers().map(\.id).contains(own.id))
+        try store.browsers.closeBrowser(firefox)
+        try store.browsers.closeBrowser(empty.id)
+        try store.reopen()
+        #expect(try store.browsers.sources() == [chromium.id: .chromium, firefox: .firefox])
+        try store.browsers.setSource(nil, of: chromium.id)
+        #expect(try store.browsers.sources() == [firefox: .firefox])
+        let stranger = BrowserID()
+        #expect(throws: StorageError.unknownBrowser(stranger.uuidString)) { try store.browsers.setSource(.chromium, of: stranger) }
+        #expect(BrowserSource(rawValue: "") == nil && BrowserSource(rawValue: String(repeating: "x", count: 65)) == nil)
+        #expect(BrowserSource(rawValue: "bad\u{0}name") == nil && BrowserSource(rawValue: "chrome-beta")?.rawValue == "chrome-beta")
+        if let path = store.path {
+            try store.database.close()
+            #expect(try SessionStoreFile.check(atPath: path) == [])
+        }
+    }
 }

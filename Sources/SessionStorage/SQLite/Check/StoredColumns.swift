@@ -239,6 +239,11 @@ struct StoredTable {
                 Column("send_after", .time),
                 Column("expires_at", .time),
             ], key: "command_id"),
+            // Migration 0006: the browser that mirrors a window.
+            StoredTable(name: "browser_sources", columns: [
+                Column("browser_id", .identifier),
+                Column("source", .text(maximumLength: 64, nonEmpty: true)),
+            ], key: "browser_id"),
         ]
     }()
 

@@ -4,7 +4,7 @@ import SessionModel
 
 /// The SQLite implementation of ``BrowserRepository``.
 public final class SQLiteBrowserRepository: BrowserRepository {
-    private let database: SessionDatabase
+    let database: SessionDatabase
 
     /// A repository over `database`.
     public init(database: SessionDatabase) {
