@@ -15,7 +15,8 @@
 "use strict";
 
 const api = globalThis.browser ?? globalThis.chrome;
-const isFirefox = typeof globalThis.browser !== "undefined";
+// Chromium has a `browser` namespace too (Chromium 156 does): Firefox is told by an API only it has.
+const isFirefox = typeof api.runtime.getBrowserInfo === "function";
 const HOST = "org.sessionstore.host";
 
 let port = null;
@@ -75,6 +76,10 @@ api.runtime.onMessage.addListener((request, sender, sendResponse) => {
   if (sender.id !== api.runtime.id) return false;
   if (request?.type === "stats") {
     sendResponse(sessionStoreStats());
+  } else if (request?.type === "restore") {
+    sessionStoreRestore(String(request.browser ?? "")).then(
+      (done) => sendResponse(done), (error) => sendResponse({ error: String(error.message ?? error) }));
+    return true;
   } else if (request?.type === "roundTrips") {
     const count = Math.min(10000, Math.max(1, Math.floor(Number(request.count) || 0)));
     sessionStoreRoundTrips(count).then(sendResponse);
@@ -86,6 +91,10 @@ api.runtime.onMessage.addListener((request, sender, sendResponse) => {
 function post(message) {
   if (port === null) {
     stats.dropped += 1; // the snapshot sent on reconnecting carries it
+    return;
+  }
+  if (restoring !== null) {
+    restoring.held.push(message);
     return;
   }
   if (!snapshotSent) {
@@ -165,9 +174,15 @@ function onReply(reply) {
   } else {
     stats.acknowledged += 1;
   }
-  if (reply.ids) remember(reply.ids);
+  if (reply.ids) {
+    try {
+      remember(reply.ids);
+    } catch (error) {
+      stats.lastError = String(error); // never in the way of the waiter below
+    }
+  }
   if (reply.ack !== undefined && reply.ack !== null) {
-    waiters.get(reply.ack)?.();
+    waiters.get(reply.ack)?.(reply);
     waiters.delete(reply.ack);
   }
 }
@@ -217,6 +232,101 @@ function describeGroup(group) {
 function isUnmirrored(tab) {
   return tab.incognito || unmirroredWindows.has(tab.windowId);
 }
+
+// A restore: a window the store keeps, opened in the browser (sessionStoreRestore). While
+// it is made, events are held; the window is then sent whole (windowRestored), each tab
+// with the store identifier the plan gave it, and the held events of other windows follow.
+let restoring = null; // { windowId, tabs: Set of tab ids made, held: [messages] }
+
+// Posts `message` and resolves with the host's reply.
+function request(message) {
+  return new Promise((resolve, reject) => {
+    const id = send(message);
+    if (id === null) reject(new Error("not connected to the host"));
+    else waiters.set(id, resolve);
+  });
+}
+
+// Opens the store's browser `browser` (its identifier) in a new window, its tabs not
+// loaded but the active one; resolves with the window's id and its number of tabs.
+globalThis.sessionStoreRestore = async (browser) => {
+  if (restoring !== null) throw new Error("a restore is already running");
+  if (!snapshotSent) throw new Error("not yet in step with the host");
+  restoring = { windowId: null, tabs: new Set(), held: [] };
+  try {
+    const plan = { tabs: [], groups: [] };
+    for (let offset = 0; offset !== null; ) {
+      const reply = await request({ type: "restorePlan", browser, offset });
+      if (reply.error) throw new Error(reply.error);
+      plan.tabs.push(...reply.plan.tabs);
+      plan.groups = reply.plan.groups;
+      offset = reply.plan.next ?? null;
+    }
+    if (plan.tabs.length === 0) throw new Error("the stored window has no tab");
+    const active = Math.max(0, plan.tabs.findIndex((t) => t.active));
+    const window = await api.windows.create({ url: plan.tabs[0].url || undefined, focused: false });
+    restoring.windowId = window.id;
+    const ids = [window.tabs[0].id];
+    restoring.tabs.add(ids[0]);
+    for (let i = 1; i < plan.tabs.length; i++) {
+      const tab = plan.tabs[i];
+      const properties = { windowId: window.id, url: tab.url || undefined, active: false };
+      // Firefox makes a tab without loading it; Chromium discards it once made (below).
+      if (isFirefox && i !== active && tab.url) Object.assign(properties, { discarded: true, title: tab.title || undefined });
+      const made = await api.tabs.create(properties);
+      ids.push(made.id);
+      restoring.tabs.add(made.id);
+    }
+    for (let i = 0; i < plan.tabs.length; i++) {
+      if (plan.tabs[i].pinned) await api.tabs.update(ids[i], { pinned: true });
+    }
+    for (const group of plan.groups) {
+      const members = ids.filter((_, i) => plan.tabs[i].group === group.id);
+      if (members.length === 0 || !api.tabs.group) continue;
+      const made = await api.tabs.group({ tabIds: members, createProperties: { windowId: window.id } });
+      await api.tabGroups.update(made, { title: group.title, color: group.color, collapsed: group.collapsed });
+    }
+    await api.tabs.update(ids[active], { active: true });
+    // Chromium loads what it creates: each tab but the active one is discarded (a new tab id),
+    // once its URL is committed (a tab discarded before that keeps no URL).
+    for (let i = 0; i < ids.length; i++) {
+      if (i === active || (isFirefox && i !== 0)) continue;
+      try {
+        for (let wait = 0; wait < 100 && plan.tabs[i].url && !(await api.tabs.get(ids[i])).url; wait++) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        const discarded = await api.tabs.discard(ids[i]);
+        if (discarded?.id !== undefined) {
+          ids[i] = discarded.id;
+          restoring.tabs.add(discarded.id);
+        }
+      } catch {
+        // A tab the browser cannot discard (still loading, say) stays loaded.
+      }
+    }
+    const made = await api.windows.get(window.id, { populate: true });
+    const groups = api.tabGroups ? await api.tabGroups.query({ windowId: window.id }) : [];
+    const tabs = (made.tabs ?? []).map((tab) => ({ ...describeTab(tab), sid: plan.tabs[tab.index]?.sid ?? null }));
+    const reply = await request({
+      type: "windowRestored", browser,
+      window: { id: window.id, tabs, groups: groups.map(describeGroup) },
+    });
+    if (reply.error) throw new Error(reply.error);
+    return { window: window.id, tabs: tabs.length };
+  } catch (error) {
+    // A window made but not told to the host: the next snapshot tells it, as after a reconnection.
+    if (restoring.windowId !== null) snapshotSent = false;
+    throw error;
+  } finally {
+    const done = restoring;
+    restoring = null;
+    // Events of the restored window are in what windowRestored said; the others follow.
+    const about = (m) => [m.windowId, m.tab?.windowId, m.window?.id, m.newWindowId, m.oldWindowId].includes(done.windowId)
+      || [m.tabId, m.tab?.id, m.addedTabId, m.removedTabId].some((id) => done.tabs.has(id));
+    for (const message of done.held) if (!about(message)) post(message);
+    if (!snapshotSent) scheduleSnapshot();
+  }
+};
 
 async function snapshotMessage() {
   const windows = await api.windows.getAll({ populate: true, windowTypes: ["normal"] });

@@ -1,5 +1,6 @@
 // The mirror's status page: the extension's counters, and round trips timed on
-// request. Opened as status.html#stats or status.html#round-trips=N, it also puts
+// request. Opened as status.html#stats, status.html#round-trips=N or
+// status.html#restore=BROWSER (a stored window opened in the browser), it also puts
 // the figures in its title as JSON, where a test driver reads them (Firefox's
 // Marionette cannot reach the background page; Chromium's DevTools can).
 "use strict";
@@ -45,5 +46,10 @@ document.getElementById("measure").addEventListener("click", () => measure(100).
     document.title = `round-trips ${JSON.stringify(await measure(Number(asked[1])))}`;
   } else if (location.hash === "#stats") {
     document.title = `stats ${JSON.stringify(stats)}`;
+  }
+  const restore = /^#restore=([0-9a-fA-F-]{36})$/.exec(location.hash);
+  if (restore) {
+    // A stored window opened in the browser (the browser suite's restore check, in Firefox).
+    document.title = `restore ${JSON.stringify(await api.runtime.sendMessage({ type: "restore", browser: restore[1] }))}`;
   }
 })();

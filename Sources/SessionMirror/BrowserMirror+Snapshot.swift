@@ -102,18 +102,7 @@ extension BrowserMirror {
         var groupOf: [Int: TabGroupID] = [:]
         for (window, order) in state.windows {
             guard let browser = browserOf[window], let list = storedLists[browser]?.list else { continue }
-            var votes: [Int: [TabGroupID: Int]] = [:]
-            for tab in order {
-                guard let group = state.tabs[tab]?.groupId, let id = tabOf[tab], let index = list.index(of: id),
-                      let storedGroup = list.groupID(at: index)
-                else { continue }
-                votes[group, default: [:]][storedGroup, default: 0] += 1
-            }
-            for (group, counts) in votes {
-                if let best = counts.max(by: { $0.value < $1.value })?.key, !groupOf.values.contains(best) {
-                    groupOf[group] = best
-                }
-            }
+            Self.matchGroups(of: order, state: state, tabOf: tabOf, in: list, into: &groupOf)
         }
         // Windows removed and not yet closed are open in the store: the matching above took them as such.
         memory = Memory(state: state, browserOf: browserOf, tabOf: tabOf, groupOf: groupOf)
@@ -148,6 +137,26 @@ extension BrowserMirror {
         }
         memory.provisional.removeAll()
         return ids
+    }
+
+    /// Each browser group of a window's tabs (`order`) as the store group of `list` most
+    /// of its tabs are in, unless another browser group has that one already.
+    static func matchGroups(
+        of order: [Int], state: BrowserState, tabOf: [Int: WebStateID], in list: WebStateList,
+        into groupOf: inout [Int: TabGroupID]
+    ) {
+        var votes: [Int: [TabGroupID: Int]] = [:]
+        for tab in order {
+            guard let group = state.tabs[tab]?.groupId, let id = tabOf[tab], let index = list.index(of: id),
+                  let storedGroup = list.groupID(at: index)
+            else { continue }
+            votes[group, default: [:]][storedGroup, default: 0] += 1
+        }
+        for (group, counts) in votes {
+            if let best = counts.max(by: { $0.value < $1.value })?.key, !groupOf.values.contains(best) {
+                groupOf[group] = best
+            }
+        }
     }
 
     /// `pairs` with the tabs between two of them (or before the first, or after the

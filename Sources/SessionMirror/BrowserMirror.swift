@@ -85,6 +85,9 @@ package final class BrowserMirror {
     package func handle(_ message: MirrorMessage) throws -> MirrorReply {
         let saved = memory
         do {
+            if message.type == .restorePlan {
+                return MirrorReply(ack: message.id, plan: try database.writingTogether { try restorePlan(message) })
+            }
             let ids = try database.writingTogether { try apply(message) }
             return MirrorReply(ack: message.id, ids: ids.isEmpty ? nil : ids)
         } catch {
@@ -98,6 +101,10 @@ package final class BrowserMirror {
         switch message.type {
         case .snapshot:
             return try applySnapshot(message.windows ?? [])
+        case .restorePlan:
+            return [:]
+        case .windowRestored:
+            return try applyRestoredWindow(message)
         case .windowCreated:
             guard let window = message.window, window.incognito != true else { return [:] }
             memory.state.addWindow(window)

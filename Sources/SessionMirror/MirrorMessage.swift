@@ -14,6 +14,10 @@ package struct MirrorMessage: Decodable, Sendable, Equatable {
         case tabCreated, tabRemoved, tabMoved, tabDetached, tabAttached, tabActivated, tabUpdated, tabReplaced
         case groupCreated, groupUpdated, groupMoved, groupRemoved
         case navigationCommitted
+        /// The extension asks for a stored window to open (``RestorePlan``), from tab `offset` on.
+        case restorePlan
+        /// The extension opened a stored window: `window`, each tab carrying its `sid`, is `browser`.
+        case windowRestored
     }
 
     /// The extension's sequence number, echoed in the reply.
@@ -46,6 +50,10 @@ package struct MirrorMessage: Decodable, Sendable, Equatable {
     package var timeStamp: Double?
     /// A navigation within the page (`history.pushState`, a fragment): no new document.
     package var sameDocument: Bool?
+    /// `restorePlan`, `windowRestored`: the store's browser (its identifier).
+    package var browser: String?
+    /// `restorePlan`: the first tab of the page asked for (0 when absent).
+    package var offset: Int?
 
     package init(id: Int, type: Kind) {
         self.id = id
@@ -128,10 +136,13 @@ package struct MirrorReply: Encodable, Sendable, Equatable {
     package var error: String?
     /// The store's identifiers of tabs the message made known: the extension keeps them.
     package var ids: [String: String]?
+    /// `restorePlan`: the window to open, or one page of it.
+    package var plan: RestorePlan?
 
-    package init(ack: Int?, error: String? = nil, ids: [String: String]? = nil) {
+    package init(ack: Int?, error: String? = nil, ids: [String: String]? = nil, plan: RestorePlan? = nil) {
         self.ack = ack
         self.error = error
         self.ids = ids
+        self.plan = plan
     }
 }

@@ -281,6 +281,36 @@ final class SimulatedBrowser {
         }
     }
 
+    /// Opens a stored window as the extension does for a restore: its tabs in the plan's
+    /// order, pinned and grouped, the active one active. The events this fires are the
+    /// extension's to drop (it sends the window whole, `windowRestored`): none is kept.
+    /// - Returns: The window as described to the host, each tab with its plan's `sid`.
+    func restore(tabs: [RestorePlan.Tab], groups planned: [RestorePlan.Group]) -> BrowserWindow {
+        var window = Window(id: newID())
+        var groupIDs: [String: Int] = [:]
+        for group in planned {
+            let id = newID()
+            groupIDs[group.id] = id
+            groups[id] = BrowserGroup(id: id, windowId: window.id, title: group.title, color: group.color, collapsed: group.collapsed)
+        }
+        var sids: [Int: String] = [:]
+        for planned in tabs {
+            var tab = Tab(id: newID(), history: [planned.url], current: 0)
+            tab.pinned = planned.pinned
+            tab.groupId = planned.group.flatMap { groupIDs[$0] }
+            sids[tab.id] = planned.sid
+            window.tabs.append(tab)
+            if planned.active { window.active = tab.id }
+        }
+        windows.append(window)
+        var made = BrowserWindow(
+            id: window.id, incognito: false,
+            tabs: window.tabs.enumerated().map { described($1, window: window, index: $0) },
+            groups: groups.values.filter { $0.windowId == window.id })
+        for index in made.tabs!.indices { made.tabs![index].sid = sids[made.tabs![index].id] }
+        return made
+    }
+
     /// As a browser whose session file lost the last change before it died: the tab
     /// comes back at another entry of its history, and nothing says so but a snapshot.
     func restore(_ id: Int, atEntry entry: Int) {
