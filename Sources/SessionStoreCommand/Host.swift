@@ -89,6 +89,7 @@ extension SessionStore {
 
         /// One message decoded and written, retried while another process holds the store.
         private func handle(_ body: Data, with mirror: BrowserMirror) -> MirrorReply {
+            let started = ContinuousClock.now
             let message: MirrorMessage
             do {
                 message = try JSONDecoder().decode(MirrorMessage.self, from: body)
@@ -98,7 +99,17 @@ extension SessionStore {
             }
             do {
                 // Never dropped: the browser's event waits for the other process, however long.
-                return try retryingWhileLocked("message \(message.id)") { try mirror.handle(message) }
+                let reply = try retryingWhileLocked("message \(message.id)") { try mirror.handle(message) }
+                if message.type == .snapshot {
+                    // How long a start takes to be known again (the browser suite reads this line).
+                    let windows = message.windows ?? []
+                    let tabs = windows.reduce(0) { $0 + ($1.tabs?.count ?? 0) }
+                    let elapsed = (ContinuousClock.now - started).components
+                    let milliseconds = Double(elapsed.seconds) * 1_000 + Double(elapsed.attoseconds) / 1e15
+                    log("snapshot of \(windows.count) window(s) and \(tabs) tab(s) read, matched and written in "
+                        + "\(String(format: "%.1f", milliseconds)) ms")
+                }
+                return reply
             } catch {
                 return refuse(message.id, "\(error)")
             }
@@ -123,8 +134,20 @@ extension SessionStore {
             return MirrorReply(ack: id, error: reason)
         }
 
+        /// Logs to standard error, which Chromium keeps in its own; Firefox shows it only in its
+        /// Browser Console, so `SESSIONSTORE_HOST_LOG=FILE` appends every line to FILE as well.
         private func log(_ line: String) {
-            StandardError.write("sessionstore host: \(shown(line))\n")
+            let text = "sessionstore host: \(shown(line))\n"
+            StandardError.write(text)
+            // Never the store or a file SQLite keeps beside it: closing a descriptor on one drops the locks.
+            if let file = ProcessInfo.processInfo.environment["SESSIONSTORE_HOST_LOG"], !file.isEmpty,
+               (try? ExportTarget.refuseStore(file, storePath: options.path)) != nil
+            {
+                let descriptor = open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+                guard descriptor >= 0 else { return }
+                defer { close(descriptor) }
+                _ = text.utf8CString.withUnsafeBufferPointer { write(descriptor, $0.baseAddress, $0.count - 1) }
+            }
         }
 
         /// A decoding error in a line: the key or value and where.
