@@ -52,6 +52,28 @@ import Testing
         }
     }
 
+    /// `SESSIONSTORE_HOST_LOG` gets every log line, with the snapshot's timing; named as the
+    /// store or its WAL, it is left alone (a descriptor closed on a store file drops its locks).
+    @Test func theLogFile_getsEveryLine_butNeverTheStoresFiles() throws {
+        try TemporaryDirectory.with { dir in
+            let snapshot = #"{"id":1,"type":"snapshot","windows":[{"id":7,"tabs":[{"id":70,"windowId":7,"index":0,"url":"https://example.org/","active":true}]}]}"#
+            let log = dir.file("host.log")
+            let first = try runTool(["host", "--db", "s.sqlite"], in: dir.path, environment: ["SESSIONSTORE_HOST_LOG": log],
+                                    stdin: Self.framed([snapshot]))
+            #expect(first.status == 0, "\(first)")
+            let written = try String(contentsOfFile: log, encoding: .utf8)
+            #expect(written.contains("sessionstore host: mirroring browser into"), "\(written)")
+            #expect(written.contains("snapshot of 1 window(s) and 1 tab(s) read, matched and written in"), "\(written)")
+            for target in ["s.sqlite", "s.sqlite-wal", dir.file("s.sqlite-shm")] {
+                let again = try runTool(["host", "--db", "s.sqlite"], in: dir.path, environment: ["SESSIONSTORE_HOST_LOG": target],
+                                        stdin: Self.framed([Self.window, Self.tab]))
+                #expect(again.status == 0 && again.stderr.contains("every complete message is written"), "\(again)")
+            }
+            let check = try runTool(["check", "--db", "s.sqlite"], in: dir.path)
+            #expect(check.status == 0, "\(check)")
+        }
+    }
+
     /// A store an older release made (migrations pending) is migrated by the host, as an
     /// app's open migrates it: the browser's host is the store's writer, not a tool that
     /// must leave the file as it found it (the shared-store suite found a host refusing one
