@@ -252,31 +252,49 @@ function request(message) {
 globalThis.sessionStoreRestore = async (browser) => {
   if (restoring !== null) throw new Error("a restore is already running");
   if (!snapshotSent) throw new Error("not yet in step with the host");
-  restoring = { windowId: null, tabs: new Set(), held: [] };
+  restoring = { windowId: null, tabs: new Set(), held: [], described: 0, planned: false };
   try {
     const plan = { tabs: [], groups: [] };
     for (let offset = 0; offset !== null; ) {
       const reply = await request({ type: "restorePlan", browser, offset });
       if (reply.error) throw new Error(reply.error);
+      restoring.planned = true; // the host has opened the window again in the store
       plan.tabs.push(...reply.plan.tabs);
       plan.groups = reply.plan.groups;
       offset = reply.plan.next ?? null;
     }
     if (plan.tabs.length === 0) throw new Error("the stored window has no tab");
     const active = Math.max(0, plan.tabs.findIndex((t) => t.active));
-    const window = await api.windows.create({ url: plan.tabs[0].url || undefined, focused: false });
+    const sidOf = new Map(); // tab id -> the store identifier the plan gave it
+    // A page the browser will not open for an extension (Firefox: file:, chrome:, data:,
+    // privileged about: pages) becomes a new tab: the same stored tab, with its history.
+    let window;
+    try {
+      window = await api.windows.create({ url: plan.tabs[0].url || undefined, focused: false });
+    } catch {
+      window = await api.windows.create({ focused: false });
+    }
     restoring.windowId = window.id;
     const ids = [window.tabs[0].id];
-    restoring.tabs.add(ids[0]);
     for (let i = 1; i < plan.tabs.length; i++) {
       const tab = plan.tabs[i];
       const properties = { windowId: window.id, url: tab.url || undefined, active: false };
-      // Firefox makes a tab without loading it; Chromium discards it once made (below).
-      if (isFirefox && i !== active && tab.url) Object.assign(properties, { discarded: true, title: tab.title || undefined });
-      const made = await api.tabs.create(properties);
+      // Firefox makes a tab without loading it (not for about: pages); Chromium discards it once made (below).
+      if (isFirefox && i !== active && tab.url && !tab.url.startsWith("about:")) {
+        Object.assign(properties, { discarded: true, title: tab.title || undefined });
+      }
+      let made;
+      try {
+        made = await api.tabs.create(properties);
+      } catch {
+        made = await api.tabs.create({ windowId: window.id, active: false });
+      }
       ids.push(made.id);
-      restoring.tabs.add(made.id);
     }
+    ids.forEach((id, i) => {
+      sidOf.set(id, plan.tabs[i].sid);
+      restoring.tabs.add(id);
+    });
     for (let i = 0; i < plan.tabs.length; i++) {
       if (plan.tabs[i].pinned) await api.tabs.update(ids[i], { pinned: true });
     }
@@ -296,34 +314,46 @@ globalThis.sessionStoreRestore = async (browser) => {
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
         const discarded = await api.tabs.discard(ids[i]);
-        if (discarded?.id !== undefined) {
-          ids[i] = discarded.id;
+        if (discarded?.id !== undefined && discarded.id !== ids[i]) {
+          sidOf.set(discarded.id, plan.tabs[i].sid);
           restoring.tabs.add(discarded.id);
+          ids[i] = discarded.id;
         }
       } catch {
         // A tab the browser cannot discard (still loading, say) stays loaded.
       }
     }
+    // What happened before this read is in it; what happens after follows the window.
+    restoring.described = restoring.held.length;
     const made = await api.windows.get(window.id, { populate: true });
     const groups = api.tabGroups ? await api.tabGroups.query({ windowId: window.id }) : [];
-    const tabs = (made.tabs ?? []).map((tab) => ({ ...describeTab(tab), sid: plan.tabs[tab.index]?.sid ?? null }));
+    const tabs = (made.tabs ?? []).map((tab) => ({ ...describeTab(tab), sid: sidOf.get(tab.id) ?? null }));
     const reply = await request({
       type: "windowRestored", browser,
       window: { id: window.id, tabs, groups: groups.map(describeGroup) },
     });
-    if (reply.error) throw new Error(reply.error);
+    if (reply?.error || reply === undefined) throw new Error(reply?.error ?? "disconnected from the host");
     return { window: window.id, tabs: tabs.length };
   } catch (error) {
-    // A window made but not told to the host: the next snapshot tells it, as after a reconnection.
-    if (restoring.windowId !== null) snapshotSent = false;
+    // A window made, or opened again in the store, but not told to the host: the next
+    // snapshot puts the store right, as after a reconnection.
+    if (restoring.windowId !== null || restoring.planned) {
+      restoring.described = restoring.held.length;
+      snapshotSent = false;
+    }
     throw error;
   } finally {
     const done = restoring;
     restoring = null;
-    // Events of the restored window are in what windowRestored said; the others follow.
-    const about = (m) => [m.windowId, m.tab?.windowId, m.window?.id, m.newWindowId, m.oldWindowId].includes(done.windowId)
+    // Events of the restored window before it was read are in what windowRestored said; the
+    // rest follow. One of them that also names another window (a tab dragged out) means a snapshot.
+    const windowOf = (m) => [m.windowId, m.tab?.windowId, m.window?.id, m.group?.windowId, m.newWindowId, m.oldWindowId];
+    const about = (m) => windowOf(m).includes(done.windowId)
       || [m.tabId, m.tab?.id, m.addedTabId, m.removedTabId].some((id) => done.tabs.has(id));
-    for (const message of done.held) if (!about(message)) post(message);
+    done.held.forEach((message, index) => {
+      if (index >= done.described || !about(message)) return post(message);
+      if (windowOf(message).some((id) => id !== undefined && id !== null && id !== done.windowId)) snapshotSent = false;
+    });
     if (!snapshotSent) scheduleSnapshot();
   }
 };
@@ -377,7 +407,7 @@ function connect() {
     snapshotInFlight = false;
     held = [];
     sentAt.clear();
-    for (const resolve of waiters.values()) resolve();
+    for (const resolve of waiters.values()) resolve({ error: "disconnected from the host" });
     waiters.clear();
     setTimeout(connect, reconnectDelay);
     reconnectDelay = Math.min(reconnectDelay * 2, 30000);

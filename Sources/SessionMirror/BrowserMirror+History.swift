@@ -37,7 +37,8 @@ extension BrowserMirror {
         if let index = Self.nearest(url, in: history) {
             // A URL the history holds: the navigation event says whether the user went back to it.
             // The browser's own pages have none: a new URL there is a back or forward to the entry.
-            if fromSnapshot || Self.isBrowserPage(url) { try histories.go(to: index, in: webState) }
+            // (Chromium reports its own pages' navigations: there the event decides.)
+            if fromSnapshot || (Self.isBrowserPage(url) && source != .chromium) { try histories.go(to: index, in: webState) }
             return
         }
         try histories.commit(NavigationItem(url: url, title: page.title, transition: .link, timestamp: now()), in: webState)

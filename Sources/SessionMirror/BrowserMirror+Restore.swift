@@ -54,6 +54,11 @@ extension BrowserMirror {
         guard memory.browserOf.values.contains(browser) == false, memory.state.windows[window.id] == nil else {
             throw MirrorRefusal("browser \(text) or window \(window.id) is already mirrored")
         }
+        if let owner = try browsers.sources()[browser], owner != source {
+            throw MirrorRefusal("browser \(text) is \(owner)'s, not \(source)'s")
+        }
+        // Closed a moment ago and back already: no longer due to be written as closed.
+        memory.pendingCloses.removeAll { $0.browser == browser }
         memory.state.addWindow(window)
         memory.browserOf[window.id] = browser
         let list = try lists.webStateList(in: browser)

@@ -202,7 +202,8 @@ package final class BrowserMirror {
         let due = memory.pendingCloses.filter { $0.due <= time }
         guard !due.isEmpty else { return 0 }
         try database.writingTogether {
-            for close in due where try browsers.browser(close.browser) != nil {
+            // A browser a window shows again (restored meanwhile) stays open.
+            for close in due where try browsers.browser(close.browser) != nil && !memory.browserOf.values.contains(close.browser) {
                 try browsers.closeBrowser(close.browser)
             }
         }

@@ -9,7 +9,7 @@ package struct RestorePlan: Encodable, Sendable, Equatable {
         /// The store's identifier of the tab: the extension gives it back in `windowRestored`.
         package var sid: String
         /// The page to show (empty for a tab with no page yet; `about:blank` when its URL
-        /// alone would not fit in a message).
+        /// alone would take more than half a page, about 467 KB).
         package var url: String
         package var title: String
         package var pinned: Bool

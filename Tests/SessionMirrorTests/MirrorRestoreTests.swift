@@ -77,6 +77,31 @@ import Testing
         #expect(closed.tabs.map(\.id) == [before.list.webStates[5].id])
     }
 
+    /// A window closed and restored within the delay before a removed window is written as
+    /// closed stays open: the close that was due is dropped.
+    @Test func aWindowRestoredBeforeItsCloseWasWritten_staysOpen() throws {
+        let store = try TemporaryStore.onDisk()
+        let mirror = BrowserMirror(database: store.database, source: .firefox)
+        let browser = SimulatedBrowser()
+        _ = browser.openWindow(url: "https://keep.example/0")
+        let window = browser.openWindow(url: "https://w.example/0")
+        browser.openTab(in: window, url: "https://w.example/1")
+        try MirrorFidelityTests.deliver(browser, to: mirror)
+        let stored = try #require(mirror.browser(forWindow: window))
+        browser.closeWindow(window)
+        for event in browser.takeEvents() { _ = try mirror.handle(event) }
+        #expect(mirror.nextCloseDue != nil)
+        #expect(try store.browsers.browser(stored) != nil)
+        let plan = try Self.plan(of: stored, from: mirror)
+        var told = MirrorMessage(id: 3000, type: .windowRestored)
+        told.window = browser.restore(tabs: plan.tabs, groups: plan.groups)
+        told.browser = stored.uuidString
+        #expect(try mirror.handle(told).error == nil)
+        try mirror.closeRemovedWindows(dueBy: .distantFuture)
+        #expect(try store.browsers.browser(stored) != nil)
+        #expect(try MirrorFidelityTests.mismatches(browser, mirror, store, checkHistories: false).isEmpty)
+    }
+
     @Test func aWindowShownAlready_orAnotherBrowsers_orUnknown_isRefused_andNothingChanges() throws {
         let store = try TemporaryStore.onDisk()
         let mirror = BrowserMirror(database: store.database, source: .chromium)

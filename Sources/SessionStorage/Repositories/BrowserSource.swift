@@ -10,9 +10,11 @@ public struct BrowserSource: RawRepresentable, Hashable, Sendable, CustomStringC
     /// The source's name, as stored (`browser_sources.source`).
     public let rawValue: String
 
-    /// A source named `rawValue`: 1 to 64 characters, none of them a control character.
+    /// A source named `rawValue`: 1 to 64 Unicode scalars (as SQLite's `length` counts them),
+    /// none of them a control character.
     public init?(rawValue: String) {
-        guard (1...64).contains(rawValue.count), !rawValue.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        guard (1...64).contains(rawValue.unicodeScalars.count),
+              !rawValue.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else { return nil }
         self.rawValue = rawValue
     }
