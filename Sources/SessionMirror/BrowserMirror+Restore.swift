@@ -54,7 +54,8 @@ extension BrowserMirror {
         guard memory.browserOf.values.contains(browser) == false, memory.state.windows[window.id] == nil else {
             throw MirrorRefusal("browser \(text) or window \(window.id) is already mirrored")
         }
-        if let owner = try browsers.sources()[browser], owner != source {
+        let owner = try browsers.sources()[browser]
+        if let owner, owner != source {
             throw MirrorRefusal("browser \(text) is \(owner)'s, not \(source)'s")
         }
         // Closed a moment ago and back already: no longer due to be written as closed.
@@ -74,7 +75,7 @@ extension BrowserMirror {
         // Groups of windows gone no longer claim theirs.
         memory.groupOf = memory.groupOf.filter { memory.state.groups[$0.key] != nil }
         Self.matchGroups(of: order, state: memory.state, tabOf: memory.tabOf, in: list, into: &memory.groupOf)
-        if try browsers.sources()[browser] == nil { try browsers.setSource(source, of: browser) }
+        if owner == nil { try browsers.setSource(source, of: browser) }
         try reconcile(window.id)
         var ids: [String: String] = [:]
         for tab in order {
