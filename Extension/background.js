@@ -76,8 +76,9 @@ api.runtime.onMessage.addListener((request, sender, sendResponse) => {
   if (sender.id !== api.runtime.id) return false;
   if (request?.type === "stats") {
     sendResponse(sessionStoreStats());
-  } else if (request?.type === "restore") {
-    sessionStoreRestore(String(request.browser ?? "")).then(
+  } else if (POPUP_REQUESTS[request?.type]) {
+    // The popup (popup.html) and the status page: answered once the host (and the browser) have.
+    POPUP_REQUESTS[request.type](request).then(
       (done) => sendResponse(done), (error) => sendResponse({ error: String(error.message ?? error) }));
     return true;
   } else if (request?.type === "roundTrips") {
@@ -106,7 +107,7 @@ function post(message) {
 }
 
 function scheduleSnapshot() {
-  if (snapshotSent || snapshotInFlight || port === null) return;
+  if (snapshotSent || snapshotInFlight || port === null || reopening) return;
   const now = performance.now();
   if (firstHeldAt === 0) firstHeldAt = now;
   clearTimeout(quietTimer);
@@ -116,7 +117,7 @@ function scheduleSnapshot() {
 
 async function takeSnapshot() {
   quietTimer = null;
-  if (snapshotSent || snapshotInFlight || port === null) return;
+  if (snapshotSent || snapshotInFlight || port === null || reopening) return;
   snapshotInFlight = true;
   const mine = generation;
   // What happened before the snapshot is in it; what happens while it is read follows it.
@@ -160,6 +161,7 @@ function send(message) {
 }
 
 function onReply(reply) {
+  if (reply.type === "open") return openRequested(reply); // the host asks, for `sessionstore open --in`
   if (reply.ack !== undefined && reply.ack !== null) {
     const start = sentAt.get(reply.ack);
     if (start !== undefined) {
@@ -197,6 +199,17 @@ function remember(ids) {
     const items = {};
     for (const [tab, sid] of Object.entries(ids)) items[`sid:${tab}`] = sid;
     api.storage.session.set(items).catch(() => {});
+  }
+}
+
+// The same, done before it resolves (a snapshot that follows reads them).
+async function rememberNow(ids) {
+  if (isFirefox) {
+    await Promise.all(Object.entries(ids).map(([tab, sid]) => api.sessions.setTabValue(Number(tab), "sid", sid)));
+  } else {
+    const items = {};
+    for (const [tab, sid] of Object.entries(ids)) items[`sid:${tab}`] = sid;
+    await api.storage.session.set(items);
   }
 }
 
@@ -357,6 +370,97 @@ globalThis.sessionStoreRestore = async (browser) => {
     if (!snapshotSent) scheduleSnapshot();
   }
 };
+
+// Restores and reopenings, one at a time (the popup, `sessionstore open`, the status page),
+// each once the extension is in step with the host.
+let queue = Promise.resolve();
+function queued(work) {
+  const run = queue.then(async () => {
+    for (let waited = 0; (!snapshotSent || port === null) && waited < 15000; waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return work();
+  });
+  queue = run.catch(() => {});
+  return run;
+}
+
+// The host asks for stored windows to open (`sessionstore open --in`): each is restored, and
+// what became of each is told back.
+async function openRequested(message) {
+  const results = [];
+  for (const browser of message.browsers ?? []) {
+    try {
+      const done = await queued(() => sessionStoreRestore(String(browser)));
+      results.push({ browser, window: done.window, tabs: done.tabs });
+    } catch (error) {
+      results.push({ browser, error: String(error.message ?? error) });
+    }
+  }
+  send({ type: "openDone", request: message.request, results });
+}
+
+// A recently closed entry brought back. The host puts it back in the store; its tabs are made
+// in the window that shows their browser, each given its store identifier before the host
+// hears of it, in a snapshot (events wait meanwhile, and the snapshot carries them). An entry
+// whose browser no window shows (a closed window) opens as a restored window.
+let reopening = false;
+async function reopenClosed(entry) {
+  const reply = await request({ type: "reopenClosed", entry });
+  if (reply.error) throw new Error(reply.error);
+  const plan = reply.reopen;
+  if (plan.window === undefined || plan.window === null) return sessionStoreRestore(plan.browser);
+  reopening = true;
+  snapshotSent = false;
+  try {
+    const made = [];
+    for (const tab of plan.tabs) {
+      let created;
+      try {
+        created = await api.tabs.create({
+          windowId: plan.window, index: tab.index, url: tab.url || undefined, pinned: tab.pinned, active: false,
+        });
+      } catch {
+        created = await api.tabs.create({ windowId: plan.window, index: tab.index, pinned: tab.pinned, active: false });
+      }
+      made.push(created.id);
+      await rememberNow({ [created.id]: tab.sid });
+    }
+    if (plan.group && made.length > 0 && api.tabs.group) {
+      if (plan.groupId !== undefined && plan.groupId !== null) {
+        await api.tabs.group({ tabIds: made, groupId: plan.groupId });
+      } else {
+        const group = await api.tabs.group({ tabIds: made, createProperties: { windowId: plan.window } });
+        await api.tabGroups.update(group, { title: plan.group.title, color: plan.group.color });
+      }
+    }
+    if (made.length > 0) await api.tabs.update(made[0], { active: true });
+    await api.windows.update(plan.window, { focused: true });
+    return { window: plan.window, tabs: made.length };
+  } finally {
+    reopening = false;
+    scheduleSnapshot();
+  }
+}
+
+// What the popup and the status page ask for.
+const POPUP_REQUESTS = {
+  overview: async () => (await hostAnswer({ type: "overview" })).overview,
+  search: async (asked) => (await hostAnswer({ type: "search", query: String(asked.query ?? "") })).matches,
+  restore: (asked) => queued(() => sessionStoreRestore(String(asked.browser ?? ""))),
+  reopen: (asked) => queued(() => reopenClosed(String(asked.entry ?? ""))),
+  show: async (asked) => {
+    await api.windows.update(Number(asked.window), { focused: true });
+    if (asked.tabId !== undefined && asked.tabId !== null) await api.tabs.update(Number(asked.tabId), { active: true });
+    return {};
+  },
+};
+
+async function hostAnswer(message) {
+  const reply = await request(message);
+  if (reply.error) throw new Error(reply.error);
+  return reply;
+}
 
 async function snapshotMessage() {
   const windows = await api.windows.getAll({ populate: true, windowTypes: ["normal"] });

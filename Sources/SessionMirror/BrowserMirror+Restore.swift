@@ -35,11 +35,7 @@ extension BrowserMirror {
                 title: snapshot.pages[webState.id]?.title ?? "", pinned: index < list.pinnedCount,
                 group: list.groupID(at: index)?.uuidString, active: index == list.activeIndex)
         }
-        let groups = list.orderedGroups.map { group in
-            RestorePlan.Group(
-                id: group.id.uuidString, title: group.visualData.title, color: group.visualData.color.rawValue,
-                collapsed: group.visualData.isCollapsed)
-        }
+        let groups = list.orderedGroups.map(RestorePlan.Group.init)
         return try RestorePlan.page(browser: text, tabs: tabs, groups: groups, from: message.offset ?? 0)
     }
 

@@ -85,8 +85,23 @@ package final class BrowserMirror {
     package func handle(_ message: MirrorMessage) throws -> MirrorReply {
         let saved = memory
         do {
-            if message.type == .restorePlan {
+            switch message.type {
+            case .restorePlan:
                 return MirrorReply(ack: message.id, plan: try database.writingTogether { try restorePlan(message) })
+            case .overview:
+                var reply = MirrorReply(ack: message.id)
+                reply.overview = try overview()
+                return reply
+            case .search:
+                var reply = MirrorReply(ack: message.id)
+                reply.matches = try search(message.query ?? "", limit: 30)
+                return reply
+            case .reopenClosed:
+                var reply = MirrorReply(ack: message.id)
+                reply.reopen = try database.writingTogether { try reopenClosed(message) }
+                return reply
+            default:
+                break
             }
             let ids = try database.writingTogether { try apply(message) }
             return MirrorReply(ack: message.id, ids: ids.isEmpty ? nil : ids)
@@ -101,7 +116,7 @@ package final class BrowserMirror {
         switch message.type {
         case .snapshot:
             return try applySnapshot(message.windows ?? [])
-        case .restorePlan:
+        case .restorePlan, .overview, .search, .reopenClosed, .openDone:
             return [:]
         case .windowRestored:
             return try applyRestoredWindow(message)

@@ -18,6 +18,14 @@ package struct MirrorMessage: Decodable, Sendable, Equatable {
         case restorePlan
         /// The extension opened a stored window: `window`, each tab carrying its `sid`, is `browser`.
         case windowRestored
+        /// The popup asks for the stored windows and the recently closed entries (``StoreOverview``).
+        case overview
+        /// The popup asks for the tabs matching `query` (``PopupMatch``).
+        case search
+        /// The popup reopens the recently closed `entry` (``ReopenPlan``).
+        case reopenClosed
+        /// The extension opened what `sessionstore open --in` asked for (request `request`): `results`.
+        case openDone
     }
 
     /// The extension's sequence number, echoed in the reply.
@@ -54,6 +62,13 @@ package struct MirrorMessage: Decodable, Sendable, Equatable {
     package var browser: String?
     /// `restorePlan`: the first tab of the page asked for (0 when absent).
     package var offset: Int?
+    /// `search`: what the user typed.
+    package var query: String?
+    /// `reopenClosed`: the recently closed entry (its identifier).
+    package var entry: String?
+    /// `openDone`: the host's request number, and what became of each browser it named.
+    package var request: Int?
+    package var results: [HostChannel.Opened]?
 
     package init(id: Int, type: Kind) {
         self.id = id
@@ -138,11 +153,30 @@ package struct MirrorReply: Encodable, Sendable, Equatable {
     package var ids: [String: String]?
     /// `restorePlan`: the window to open, or one page of it.
     package var plan: RestorePlan?
+    /// `overview`: the stored windows and the recently closed entries.
+    package var overview: StoreOverview?
+    /// `search`: the matching tabs, best first.
+    package var matches: [PopupMatch]?
+    /// `reopenClosed`: what the browser makes.
+    package var reopen: ReopenPlan?
 
     package init(ack: Int?, error: String? = nil, ids: [String: String]? = nil, plan: RestorePlan? = nil) {
         self.ack = ack
         self.error = error
         self.ids = ids
         self.plan = plan
+    }
+}
+
+/// What the host asks of the extension, unasked: `open` the store's `browsers` as
+/// windows (for `sessionstore open --in`), then answer with `openDone` and `request`.
+package struct HostRequest: Encodable, Sendable, Equatable {
+    package var type = "open"
+    package var request: Int
+    package var browsers: [String]
+
+    package init(request: Int, browsers: [String]) {
+        self.request = request
+        self.browsers = browsers
     }
 }

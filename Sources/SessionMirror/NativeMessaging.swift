@@ -49,6 +49,9 @@ package enum NativeMessaging {
             return .message(body)
         }
 
+        /// Whether a frame, or the end, can be read without waiting: bytes are held already.
+        package var hasBufferedInput: Bool { !buffer.isEmpty || ended }
+
         /// Waits until input is there to read (or the input ended), at most until `deadline`.
         ///
         /// - Returns: `false` when the deadline passed first.

@@ -1,4 +1,5 @@
 import Foundation
+import SessionModel
 
 /// A stored window, or one page of it, as the extension opens it: its tabs in
 /// order (pinned ones first), each with the page to show, its group and whether
@@ -24,6 +25,20 @@ package struct RestorePlan: Encodable, Sendable, Equatable {
         package var title: String
         package var color: String
         package var collapsed: Bool
+
+        /// The store's group as the browser makes it.
+        init(_ group: TabGroup) {
+            self.init(
+                id: group.id.uuidString, title: group.visualData.title, color: group.visualData.color.rawValue,
+                collapsed: group.visualData.isCollapsed)
+        }
+
+        package init(id: String, title: String, color: String, collapsed: Bool) {
+            self.id = id
+            self.title = title
+            self.color = color
+            self.collapsed = collapsed
+        }
     }
 
     /// The store's browser.

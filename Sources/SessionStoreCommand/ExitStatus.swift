@@ -13,6 +13,8 @@ enum ExitStatus {
     static let dataError: Int32 = 65
     /// The database file does not exist (EX_NOINPUT).
     static let noInput: Int32 = 66
+    /// The browser's host is not running (EX_UNAVAILABLE).
+    static let unavailable: Int32 = 69
     /// The file or its directory cannot be written (EX_CANTCREAT).
     static let cannotCreate: Int32 = 73
     /// Writing the output failed: a full disk, a closed pipe (EX_IOERR).

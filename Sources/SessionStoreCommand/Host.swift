@@ -52,14 +52,27 @@ extension SessionStore {
             let mirror = BrowserMirror(database: database, source: mirroredSource)
             var reader = NativeMessaging.Reader(descriptor: 0)
             log("mirroring \(mirror.source) into \(options.path)")
+            let channel = openChannel(source: mirror.source)
+            defer { channel?.close(saying: "the browser closed the connection to its host") }
             while true {
-                // Windows the browser removed are written as closed once the delay passes with the browser still there.
-                if let due = mirror.nextCloseDue, !reader.waitForInput(until: due) {
-                    let closed = try retryingWhileLocked("closing removed windows") {
-                        try mirror.closeRemovedWindows(dueBy: Date())
+                if !reader.hasBufferedInput {
+                    // The browser's messages, `sessionstore open` commands, and windows due to be written as closed.
+                    let due = mirror.nextCloseDue
+                    let readable = Self.poll([0] + (channel?.descriptors ?? []), until: due)
+                    if let channel {
+                        for (number, request) in channel.service(readable) {
+                            try forward(request, number: number, mirror: mirror, channel: channel)
+                        }
                     }
-                    if closed > 0 { log("\(closed) removed window(s) written as recently closed") }
-                    continue
+                    if !readable.contains(0) {
+                        if let due, due <= Date() {
+                            let closed = try retryingWhileLocked("closing removed windows") {
+                                try mirror.closeRemovedWindows(dueBy: Date())
+                            }
+                            if closed > 0 { log("\(closed) removed window(s) written as recently closed") }
+                        }
+                        continue
+                    }
                 }
                 guard let frame = try reader.next() else { break }
                 let reply: MirrorReply
@@ -68,14 +81,9 @@ extension SessionStore {
                     reply = refuse(nil, "a message of \(length) bytes, over the \(NativeMessaging.maximumIncoming) the host takes")
                 case .message(let body):
                     if trace { log("received \(String(decoding: body.prefix(4000), as: UTF8.self))") }
-                    reply = handle(body, with: mirror)
+                    reply = handle(body, with: mirror, channel: channel)
                 }
-                for frame in try NativeMessaging.frames(for: reply) {
-                    guard StandardStreams.write(frame, to: 1) else {
-                        log("cannot write to the browser; stopping")
-                        throw ExitCode(ExitStatus.ioError)
-                    }
-                }
+                try send(try NativeMessaging.frames(for: reply))
             }
             let kept = mirror.keepRemovedWindowsOpen()
             if kept > 0 {
@@ -87,8 +95,60 @@ extension SessionStore {
             log("the browser closed the connection; every complete message is written")
         }
 
+        /// Frames written to the browser; a browser that stopped reading ends the host.
+        private func send(_ frames: [Data]) throws {
+            for frame in frames {
+                guard StandardStreams.write(frame, to: 1) else {
+                    log("cannot write to the browser; stopping")
+                    throw ExitCode(ExitStatus.ioError)
+                }
+            }
+        }
+
+        /// The socket `sessionstore open --in` reaches this host through; `nil` (logged) when it cannot listen.
+        private func openChannel(source: BrowserSource) -> HostChannel.Server? {
+            let path = HostChannel.path(store: options.path, source: source)
+            do {
+                guard let channel = try HostChannel.Server(path: path) else {
+                    log("another \(source) host serves this store's `sessionstore open` requests (\(path))")
+                    return nil
+                }
+                log("taking `sessionstore open --in \(source)` requests at \(path)")
+                return channel
+            } catch {
+                log("cannot take `sessionstore open` requests: \(error)")
+                return nil
+            }
+        }
+
+        /// Asks the extension to open what a command asked for; answered when it says `openDone`.
+        private func forward(
+            _ request: HostChannel.Request, number: Int, mirror: BrowserMirror, channel: HostChannel.Server
+        ) throws {
+            let browsers = request.open.isEmpty
+                ? try retryingWhileLocked("listing the stored windows") { try mirror.restorableBrowsers() }.map(\.uuidString)
+                : request.open
+            guard !browsers.isEmpty else {
+                channel.answer(number, HostChannel.Answer(
+                    error: "no stored window to open: this browser shows every \(mirror.source) window of the store"))
+                return
+            }
+            log("open request \(number): \(browsers.count) window(s) asked of the browser")
+            try send([NativeMessaging.frame(try JSONEncoder().encode(HostRequest(request: number, browsers: browsers)))])
+        }
+
+        /// The descriptors among `descriptors` with input (or an end) to read, waiting at most until `deadline`.
+        private static func poll(_ descriptors: [Int32], until deadline: Date?) -> Set<Int32> {
+            var polled = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            let left = deadline.map { max(0, $0.timeIntervalSinceNow) } ?? 60
+            let ready = Foundation.poll(&polled, nfds_t(polled.count), Int32(min(left * 1000, 60_000).rounded(.up)))
+            // An error of poll itself: let the read of standard input say what is wrong.
+            if ready < 0 { return errno == EINTR ? [] : [0] }
+            return Set(polled.filter { $0.revents != 0 }.map(\.fd))
+        }
+
         /// One message decoded and written, retried while another process holds the store.
-        private func handle(_ body: Data, with mirror: BrowserMirror) -> MirrorReply {
+        private func handle(_ body: Data, with mirror: BrowserMirror, channel: HostChannel.Server?) -> MirrorReply {
             let started = ContinuousClock.now
             let message: MirrorMessage
             do {
@@ -96,6 +156,13 @@ extension SessionStore {
             } catch {
                 let id = (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["id"] as? Int
                 return refuse(id, "not a message the host knows (\(Self.describe(error)))")
+            }
+            if message.type == .openDone {
+                guard let number = message.request else { return refuse(message.id, "openDone needs its `request`") }
+                let results = message.results ?? []
+                log("open request \(number) done: \(results.filter { $0.error == nil }.count) of \(results.count) window(s) opened")
+                channel?.answer(number, HostChannel.Answer(results: results))
+                return MirrorReply(ack: message.id)
             }
             do {
                 // Never dropped: the browser's event waits for the other process, however long.

@@ -1,0 +1,116 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension HostChannel {
+    /// The host's end of the channel: the listening socket, the commands connected
+    /// to it, and the requests waiting for the browser.
+    ///
+    /// Driven by the host's one loop: it polls ``descriptors`` with its standard
+    /// input, hands what is readable to ``service(_:)``, and answers each request
+    /// once the extension has done it (``answer(_:_:)``).
+    package final class Server {
+        package let path: String
+        private let listener: Int32
+        /// Commands connected, with what they sent so far, until their request is read.
+        private var reading: [Int32: Data] = [:]
+        /// Requests handed to the browser, by number, with the command waiting for each.
+        private var waiting: [Int: Int32] = [:]
+        private var nextRequest = 1
+
+        /// At most this many commands at once; another is answered at once with an error.
+        static let maximumClients = 32
+
+        /// Listens at `path`; `nil` when another live host listens there already.
+        package init?(path: String) throws {
+            guard let listener = try HostChannel.listen(at: path) else { return nil }
+            self.path = path
+            self.listener = listener
+        }
+
+        /// What the loop polls for input besides its own.
+        package var descriptors: [Int32] { [listener] + reading.keys.sorted() + waiting.values.sorted() }
+
+        /// Accepts commands and reads their requests; returns each request read whole, numbered.
+        ///
+        /// A command that hangs up before its answer is forgotten; a malformed request is
+        /// answered with an error at once.
+        package func service(_ readable: Set<Int32>) -> [(number: Int, request: Request)] {
+            if readable.contains(listener) { acceptAll() }
+            var requests: [(Int, Request)] = []
+            for (descriptor, var buffer) in reading where readable.contains(descriptor) {
+                var chunk = [UInt8](repeating: 0, count: 4096)
+                let read = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                if read < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { continue }
+                guard read > 0 else {
+                    drop(descriptor)
+                    continue
+                }
+                buffer.append(contentsOf: chunk[0..<read])
+                guard let end = buffer.firstIndex(of: 0x0A) else {
+                    if buffer.count > 1 << 20 { finish(descriptor, Answer(error: "a request over 1 MB")) } else { reading[descriptor] = buffer }
+                    continue
+                }
+                reading[descriptor] = nil
+                guard let request = try? JSONDecoder().decode(Request.self, from: buffer.prefix(upTo: end)) else {
+                    finish(descriptor, Answer(error: "not a request the host knows"))
+                    continue
+                }
+                let number = nextRequest
+                nextRequest += 1
+                waiting[number] = descriptor
+                requests.append((number, request))
+            }
+            // A command waiting for its answer that hung up (its end readable: end of input).
+            for (number, descriptor) in waiting where readable.contains(descriptor) {
+                var byte: UInt8 = 0
+                if recv(descriptor, &byte, 1, Int32(MSG_DONTWAIT) | Int32(MSG_PEEK)) == 0 {
+                    waiting[number] = nil
+                    Foundation.close(descriptor)
+                }
+            }
+            return requests
+        }
+
+        /// Sends the answer to request `number`, if its command still waits.
+        package func answer(_ number: Int, _ answer: Answer) {
+            guard let descriptor = waiting.removeValue(forKey: number) else { return }
+            finish(descriptor, answer)
+        }
+
+        /// Answers every waiting command with `reason`, and stops listening.
+        package func close(saying reason: String) {
+            for number in waiting.keys.sorted() { answer(number, Answer(error: reason)) }
+            for descriptor in reading.keys { drop(descriptor) }
+            unlink(path)
+            Foundation.close(listener)
+        }
+
+        private func acceptAll() {
+            while true {
+                let descriptor = accept(listener, nil, nil)
+                guard descriptor >= 0 else { return }
+                _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+                if reading.count + waiting.count >= Self.maximumClients {
+                    finish(descriptor, Answer(error: "the host is busy with \(Self.maximumClients) other requests"))
+                } else {
+                    reading[descriptor] = Data()
+                }
+            }
+        }
+
+        private func finish(_ descriptor: Int32, _ answer: Answer) {
+            if let line = try? HostChannel.line(answer) { _ = HostChannel.write(line, to: descriptor) }
+            drop(descriptor)
+        }
+
+        private func drop(_ descriptor: Int32) {
+            reading[descriptor] = nil
+            Foundation.close(descriptor)
+        }
+    }
+}
