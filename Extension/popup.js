@@ -68,13 +68,17 @@ async function showOverview() {
   const windows = $("#windows ul");
   windows.replaceChildren(...overview.windows.map((w) => {
     const detail = `${w.tabs} tab(s)${w.source ? ` · ${w.source}` : ""} · ${w.url}`;
-    if (w.window !== undefined && w.window !== null) return row(w.title, detail, "Show", show(w.window));
-    return row(w.title, detail, "Restore", restore(w.browser));
+    const shown = w.window !== undefined && w.window !== null;
+    const item = shown ? row(w.title, detail, "Show", show(w.window)) : row(w.title, detail, "Restore", restore(w.browser));
+    item.dataset.browser = w.browser;
+    return item;
   }));
   const closed = $("#closed ul");
   closed.replaceChildren(...overview.closed.map((entry) => {
     const what = entry.kind === "tab" ? "tab" : `${entry.kind} of ${entry.tabs} tab(s)`;
-    return row(entry.title, `${what} · ${ago(entry.closedAt)} · ${entry.url}`, "Reopen", reopen(entry.entry));
+    const item = row(entry.title, `${what} · ${ago(entry.closedAt)} · ${entry.url}`, "Reopen", reopen(entry.entry));
+    item.dataset.entry = entry.entry;
+    return item;
   }));
   $("#closed").hidden = overview.closed.length === 0;
   return overview;
@@ -106,7 +110,9 @@ async function search(typed, startedAt) {
     if (m.window !== undefined && m.window !== null) [label, action] = ["Show", show(m.window, m.tabId)];
     else if (m.closedEntry) [label, action] = ["Reopen", reopen(m.closedEntry)];
     else if (m.browser) [label, action] = ["Restore", restore(m.browser)];
-    return row(m.title, m.closedEntry ? `closed · ${m.url}` : m.url, label, action);
+    const item = row(m.title, m.closedEntry ? `closed · ${m.url}` : m.url, label, action);
+    item.dataset.tab = m.tab;
+    return item;
   }));
   $("#matches").hidden = false;
   $("#windows").hidden = true;
