@@ -65,10 +65,11 @@ extension HostChannel {
                 waiting[number] = descriptor
                 requests.append((number, request))
             }
-            // A command waiting for its answer that hung up (its end readable: end of input).
+            // A command waiting for its answer that hung up (end of input); anything more it sends is dropped.
             for (number, descriptor) in waiting where readable.contains(descriptor) {
-                var byte: UInt8 = 0
-                if recv(descriptor, &byte, 1, Int32(MSG_DONTWAIT) | Int32(MSG_PEEK)) == 0 {
+                var chunk = [UInt8](repeating: 0, count: 4096)
+                let read = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                if read == 0 || (read < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
                     waiting[number] = nil
                     Foundation.close(descriptor)
                 }
