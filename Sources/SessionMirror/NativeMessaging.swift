@@ -52,21 +52,6 @@ package enum NativeMessaging {
         /// Whether a frame, or the end, can be read without waiting: bytes are held already.
         package var hasBufferedInput: Bool { !buffer.isEmpty || ended }
 
-        /// Waits until input is there to read (or the input ended), at most until `deadline`.
-        ///
-        /// - Returns: `false` when the deadline passed first.
-        package func waitForInput(until deadline: Date) -> Bool {
-            if !buffer.isEmpty || ended { return true }
-            while true {
-                let left = deadline.timeIntervalSinceNow
-                guard left > 0 else { return false }
-                var descriptor = pollfd(fd: self.descriptor, events: Int16(POLLIN), revents: 0)
-                let ready = poll(&descriptor, 1, Int32(min(left * 1000, 60_000).rounded(.up)))
-                if ready > 0 { return true }
-                if ready < 0, errno != EINTR { return true }  // let the read say what is wrong
-            }
-        }
-
         /// How many bytes of a last, incomplete frame the input ended with.
         package private(set) var truncatedBytes = 0
 
