@@ -134,6 +134,7 @@ async function takeSnapshot() {
   if (mine !== generation) return; // the connection it was read for is gone
   snapshotInFlight = false;
   if (port === null) return;
+  if (reopening) return; // a reopened tab is being made: the snapshot after it carries everything
   send(message);
   snapshotSent = true;
   firstHeldAt = 0;
@@ -389,7 +390,9 @@ function queued(work) {
 // what became of each is told back.
 async function openRequested(message) {
   const results = [];
+  const mine = generation; // the host that asked: if it goes, nobody waits for the rest
   for (const browser of message.browsers ?? []) {
+    if (mine !== generation) return;
     try {
       const done = await queued(() => sessionStoreRestore(String(browser)));
       results.push({ browser, window: done.window, tabs: done.tabs });
@@ -397,7 +400,7 @@ async function openRequested(message) {
       results.push({ browser, error: String(error.message ?? error) });
     }
   }
-  send({ type: "openDone", request: message.request, results });
+  if (mine === generation) send({ type: "openDone", request: message.request, results });
 }
 
 // A recently closed entry brought back. The host puts it back in the store; its tabs are made
@@ -406,6 +409,8 @@ async function openRequested(message) {
 // whose browser no window shows (a closed window) opens as a restored window.
 let reopening = false;
 async function reopenClosed(entry) {
+  // The host must know every window as this browser shows it before it puts the entry back.
+  if (!snapshotSent || snapshotInFlight || restoring !== null) throw new Error("not yet in step with the host");
   const reply = await request({ type: "reopenClosed", entry });
   if (reply.error) throw new Error(reply.error);
   const plan = reply.reopen;

@@ -55,6 +55,9 @@ package final class BrowserMirror {
 
     var memory = Memory()
 
+    /// Whether a snapshot was written: until then the mirror knows no window of the browser.
+    package private(set) var hasSnapshot = false
+
     /// The browser as the events received so far tell it.
     package var state: BrowserState { memory.state }
 
@@ -104,6 +107,7 @@ package final class BrowserMirror {
                 break
             }
             let ids = try database.writingTogether { try apply(message) }
+            if message.type == .snapshot { hasSnapshot = true }
             return MirrorReply(ack: message.id, ids: ids.isEmpty ? nil : ids)
         } catch {
             memory = saved

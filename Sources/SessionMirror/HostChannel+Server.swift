@@ -16,11 +16,17 @@ extension HostChannel {
     package final class Server {
         package let path: String
         private let listener: Int32
-        /// Commands connected, with what they sent so far, until their request is read.
-        private var reading: [Int32: Data] = [:]
+        /// Commands connected, with what they sent so far and when they connected, until their request is read.
+        private var reading: [Int32: (bytes: Data, since: Date)] = [:]
         /// Requests handed to the browser, by number, with the command waiting for each.
         private var waiting: [Int: Int32] = [:]
-        private var nextRequest = 1
+        /// Numbers start at random: an answer the extension owes an earlier host never matches this one's.
+        private var nextRequest = Int.random(in: 1...(1 << 40))
+        /// The socket file this host made, so that it removes its own and no other host's.
+        private let identity: [UInt64]?
+
+        /// How long a command may take to send its request.
+        static let requestTimeout: TimeInterval = 10
 
         /// At most this many commands at once; another is answered at once with an error.
         static let maximumClients = 32
@@ -30,7 +36,11 @@ extension HostChannel {
             guard let listener = try HostChannel.listen(at: path) else { return nil }
             self.path = path
             self.listener = listener
+            identity = HostChannel.identity(of: path)
         }
+
+        /// When a command that has not sent its request yet is due to be dropped.
+        package var nextTimeout: Date? { reading.values.map { $0.since.addingTimeInterval(Self.requestTimeout) }.min() }
 
         /// What the loop polls for input besides its own.
         package var descriptors: [Int32] { [listener] + reading.keys.sorted() + waiting.values.sorted() }
@@ -42,7 +52,11 @@ extension HostChannel {
         package func service(_ readable: Set<Int32>) -> [(number: Int, request: Request)] {
             if readable.contains(listener) { acceptAll() }
             var requests: [(Int, Request)] = []
-            for (descriptor, var buffer) in reading where readable.contains(descriptor) {
+            for (descriptor, client) in reading where client.since.timeIntervalSinceNow < -Self.requestTimeout {
+                finish(descriptor, Answer(error: "no request within \(Int(Self.requestTimeout)) s"))
+            }
+            for (descriptor, client) in reading where readable.contains(descriptor) {
+                var buffer = client.bytes
                 var chunk = [UInt8](repeating: 0, count: 4096)
                 let read = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
                 if read < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { continue }
@@ -52,7 +66,11 @@ extension HostChannel {
                 }
                 buffer.append(contentsOf: chunk[0..<read])
                 guard let end = buffer.firstIndex(of: 0x0A) else {
-                    if buffer.count > 1 << 20 { finish(descriptor, Answer(error: "a request over 1 MB")) } else { reading[descriptor] = buffer }
+                    if buffer.count > 1 << 20 {
+                        finish(descriptor, Answer(error: "a request over 1 MB"))
+                    } else {
+                        reading[descriptor] = (buffer, client.since)
+                    }
                     continue
                 }
                 reading[descriptor] = nil
@@ -87,7 +105,8 @@ extension HostChannel {
         package func close(saying reason: String) {
             for number in waiting.keys.sorted() { answer(number, Answer(error: reason)) }
             for descriptor in reading.keys { drop(descriptor) }
-            unlink(path)
+            // Another host may have taken the path over since (this one hung): its socket stays.
+            if let identity, HostChannel.identity(of: path) == identity { unlink(path) }
             Foundation.close(listener)
         }
 
@@ -99,7 +118,7 @@ extension HostChannel {
                 if reading.count + waiting.count >= Self.maximumClients {
                     finish(descriptor, Answer(error: "the host is busy with \(Self.maximumClients) other requests"))
                 } else {
-                    reading[descriptor] = Data()
+                    reading[descriptor] = (Data(), Date())
                 }
             }
         }

@@ -82,6 +82,11 @@ package enum HostChannel {
         if mkdir(directory, 0o700) != 0, errno != EEXIST {
             throw Failure(description: "cannot make \(directory): \(String(cString: strerror(errno)))")
         }
+        try verify(directory)
+    }
+
+    /// Refuses a socket directory another user made or could enter: a socket there could be anyone's.
+    static func verify(_ directory: String) throws {
         var info = stat()
         guard lstat(directory, &info) == 0 else {
             throw Failure(description: "cannot read \(directory): \(String(cString: strerror(errno)))")
@@ -123,8 +128,10 @@ package enum HostChannel {
         return nil
     }
 
-    /// Connects to the host listening at `path`.
+    /// Connects to the host listening at `path`, in a directory of this user's alone.
     package static func connect(to path: String) throws -> Int32 {
+        let directory = (path as NSString).deletingLastPathComponent
+        if access(directory, F_OK) == 0 { try verify(directory) }
         let descriptor = try makeSocket()
         let connected = withAddress(path) { Foundation.connect(descriptor, $0, $1) }
         guard connected == 0 else {
@@ -145,25 +152,36 @@ package enum HostChannel {
         return data
     }
 
-    /// Writes all of `data`, waiting while the peer is slow; `false` when it went away.
-    package static func write(_ data: Data, to descriptor: Int32) -> Bool {
-        data.withUnsafeBytes { buffer in
+    /// Writes all of `data`, waiting at most `timeout` seconds for a slow peer; `false` when it
+    /// went away or did not read in time (a stopped command never stalls the host).
+    package static func write(_ data: Data, to descriptor: Int32, timeout: TimeInterval = 5) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        return data.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = send(descriptor, buffer.baseAddress! + offset, buffer.count - offset, sendFlags)
+                let written = send(descriptor, buffer.baseAddress! + offset, buffer.count - offset, sendFlags | Int32(MSG_DONTWAIT))
                 if written > 0 {
                     offset += written
                 } else if written < 0, errno == EINTR {
                     continue
                 } else if written < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                    let left = deadline.timeIntervalSinceNow
+                    guard left > 0 else { return false }
                     var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                    _ = poll(&ready, 1, 1000)
+                    _ = poll(&ready, 1, Int32(min(left * 1000, 1000).rounded(.up)))
                 } else {
                     return false
                 }
             }
             return true
         }
+    }
+
+    /// The device and inode of the file at `path`, when there is one.
+    static func identity(of path: String) -> [UInt64]? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return [UInt64(info.st_dev), UInt64(info.st_ino)]
     }
 
     /// Reads one line from a blocking `descriptor`: `nil` when it ends first, or after `timeout` seconds.

@@ -52,17 +52,31 @@ extension SessionStore {
             let mirror = BrowserMirror(database: database, source: mirroredSource)
             var reader = NativeMessaging.Reader(descriptor: 0)
             log("mirroring \(mirror.source) into \(options.path)")
-            let channel = openChannel(source: mirror.source)
+            var channel = openChannel(source: mirror.source, quietly: false)
             defer { channel?.close(saying: "the browser closed the connection to its host") }
+            // Another host kept the socket (an older one still ending): tried again now and then.
+            var nextChannelAttempt = Date().addingTimeInterval(2)
+            // `open` requests wait for the first snapshot: until then no window is known as shown.
+            var waitingForSnapshot: [(number: Int, request: HostChannel.Request)] = []
             while true {
+                if mirror.hasSnapshot, let channel, !waitingForSnapshot.isEmpty {
+                    for (number, request) in waitingForSnapshot {
+                        try forward(request, number: number, mirror: mirror, channel: channel)
+                    }
+                    waitingForSnapshot.removeAll()
+                }
                 if !reader.hasBufferedInput {
                     // The browser's messages, `sessionstore open` commands, and windows due to be written as closed.
                     let due = mirror.nextCloseDue
-                    let readable = Self.poll([0] + (channel?.descriptors ?? []), until: due)
+                    let wake = [due, channel?.nextTimeout, channel == nil ? nextChannelAttempt : nil].compactMap { $0 }.min()
+                    let readable = Self.poll([0] + (channel?.descriptors ?? []), until: wake)
+                    if channel == nil, Date() >= nextChannelAttempt {
+                        channel = openChannel(source: mirror.source, quietly: true)
+                        nextChannelAttempt = Date().addingTimeInterval(2)
+                    }
                     if let channel {
-                        for (number, request) in channel.service(readable) {
-                            try forward(request, number: number, mirror: mirror, channel: channel)
-                        }
+                        waitingForSnapshot += channel.service(readable)
+                        if mirror.hasSnapshot, !waitingForSnapshot.isEmpty { continue }  // forwarded above
                     }
                     if !readable.contains(0) {
                         if let due, due <= Date() {
@@ -105,18 +119,19 @@ extension SessionStore {
             }
         }
 
-        /// The socket `sessionstore open --in` reaches this host through; `nil` (logged) when it cannot listen.
-        private func openChannel(source: BrowserSource) -> HostChannel.Server? {
+        /// The socket `sessionstore open --in` reaches this host through; `nil` (logged unless `quietly`)
+        /// when it cannot listen.
+        private func openChannel(source: BrowserSource, quietly: Bool) -> HostChannel.Server? {
             let path = HostChannel.path(store: options.path, source: source)
             do {
                 guard let channel = try HostChannel.Server(path: path) else {
-                    log("another \(source) host serves this store's `sessionstore open` requests (\(path))")
+                    if !quietly { log("another \(source) host serves this store's `sessionstore open` requests (\(path)); trying again every 2 s") }
                     return nil
                 }
                 log("taking `sessionstore open --in \(source)` requests at \(path)")
                 return channel
             } catch {
-                log("cannot take `sessionstore open` requests: \(error)")
+                if !quietly { log("cannot take `sessionstore open` requests: \(error); trying again every 2 s") }
                 return nil
             }
         }
@@ -125,9 +140,16 @@ extension SessionStore {
         private func forward(
             _ request: HostChannel.Request, number: Int, mirror: BrowserMirror, channel: HostChannel.Server
         ) throws {
-            let browsers = request.open.isEmpty
-                ? try retryingWhileLocked("listing the stored windows") { try mirror.restorableBrowsers() }.map(\.uuidString)
-                : request.open
+            let browsers: [String]
+            do {
+                browsers = request.open.isEmpty
+                    ? try retryingWhileLocked("listing the stored windows") { try mirror.restorableBrowsers() }.map(\.uuidString)
+                    : request.open
+            } catch {
+                // The command hears why; the mirror goes on.
+                channel.answer(number, HostChannel.Answer(error: "cannot list the stored windows: \(error)"))
+                return
+            }
             guard !browsers.isEmpty else {
                 channel.answer(number, HostChannel.Answer(
                     error: "no stored window to open: this browser shows every \(mirror.source) window of the store"))

@@ -18,7 +18,8 @@ extension SessionStore {
                 A window is an open browser of the store (as `sessionstore ls` prints it) or a recently \
                 closed window (closed:ENTRY, as `sessionstore closed` prints it). Back and forward \
                 history cannot be given to a browser through the extensions API: the store keeps it. \
-                Exits 69 when no host of that browser runs for this store, 1 when a window failed.
+                Exits 69 when no host of that browser runs for this store, 1 when the host refused \
+                or a window failed, 75 when the browser did not answer within --timeout.
                 """)
 
         @OptionGroup var options: StoreOptions

@@ -58,14 +58,17 @@ import Testing
             #expect(try runTool(["demo", "--db", "s.sqlite", "--browsers", "2", "--tabs", "3"], in: dir.path).status == 0)
             let stored = try runTool(["ls", "--json", "--db", "s.sqlite"], in: dir.path)
             let host = try RunningHost(store: "s.sqlite", in: dir, environment: environment)
-            try host.ask(["type": "snapshot", "windows": [["id": 7, "tabs": [["id": 70, "windowId": 7, "index": 0, "url": "https://shown.example/", "active": true]]]]])
             let socket = HostChannel.path(store: dir.file("s.sqlite"), source: .chromium, directory: dir.file("sessionstore-\(getuid())"))
             for _ in 0..<100 where !FileManager.default.fileExists(atPath: socket) { Thread.sleep(forTimeInterval: 0.05) }
+            try #require(FileManager.default.fileExists(atPath: socket), "the host listens once it runs")
 
-            // The command waits for the browser; the test plays the extension meanwhile.
+            // The command waits for the browser; the test plays the extension meanwhile. Sent before
+            // the browser's first snapshot, the request waits for it: the next frame is the snapshot's ack.
             let command = Thread.detachNewThreadWithResult {
                 try? runTool(["open", "--in", "chromium", "--json", "--db", "s.sqlite"], in: dir.path, environment: environment)
             }
+            Thread.sleep(forTimeInterval: 0.5)
+            try host.ask(["type": "snapshot", "windows": [["id": 7, "tabs": [["id": 70, "windowId": 7, "index": 0, "url": "https://shown.example/", "active": true]]]]])
             let request = try host.receive()
             #expect(request["type"] as? String == "open", "\(request)")
             let browsers = try #require(request["browsers"] as? [String])
@@ -82,6 +85,8 @@ import Testing
                 try host.ask(["type": "windowRestored", "browser": browser, "window": ["id": window, "tabs": made]])
                 results.append(["browser": browser, "window": window, "tabs": made.count])
             }
+            // An answer owed to another host's request (the extension reconnected) answers nobody here.
+            try host.ask(["type": "openDone", "request": -1, "results": []])
             try host.ask(["type": "openDone", "request": request["request"] ?? 0, "results": results])
             let answer = try #require(command.wait() ?? nil)
             #expect(answer.status == 0, "\(answer)")
@@ -96,8 +101,16 @@ import Testing
             #expect(firefox.status == 69 && firefox.stderr.contains("no firefox host runs for"), "\(firefox)")
             #expect(host.end() == 0)
             #expect(!FileManager.default.fileExists(atPath: socket), "the host removes its socket as it ends")
-            let ls = try runTool(["ls", "--json", "--db", "s.sqlite"], in: dir.path)
-            for browser in browsers { #expect(ls.stdout.contains(browser)) }
+            // The restored windows are the stored browsers, not copies: still three browsers, the same tabs.
+            let after = try runTool(["ls", "--json", "--db", "s.sqlite"], in: dir.path)
+            let listed = try #require(try JSONSerialization.jsonObject(with: Data(after.stdout.utf8)) as? [String: Any])
+            let open = try #require(listed["browsers"] as? [[String: Any]])
+            #expect(open.count == 3, "\(after)")
+            for browser in browsers {
+                let tabs = open.first { $0["id"] as? String == browser }?["tabs"] as? [[String: Any]]
+                let made = results.first { $0["browser"] as? String == browser }?["tabs"] as? Int
+                #expect(tabs?.count == made && tabs?.allSatisfy { stored.stdout.contains($0["id"] as? String ?? "-") } == true)
+            }
         }
     }
 
