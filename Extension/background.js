@@ -320,11 +320,12 @@ globalThis.sessionStoreRestore = async (browser) => {
     }
     await api.tabs.update(ids[active], { active: true });
     // Chromium loads what it creates: each tab but the active one is discarded (a new tab id),
-    // once its URL is committed (a tab discarded before that keeps no URL).
+    // once its URL is committed (a tab discarded before that keeps no URL, or Firefox's about:blank).
+    const uncommitted = (tab, planned) => planned && planned !== "about:blank" && (!tab.url || tab.url === "about:blank");
     for (let i = 0; i < ids.length; i++) {
       if (i === active || (isFirefox && i !== 0)) continue;
       try {
-        for (let wait = 0; wait < 100 && plan.tabs[i].url && !(await api.tabs.get(ids[i])).url; wait++) {
+        for (let wait = 0; wait < 100 && uncommitted(await api.tabs.get(ids[i]), plan.tabs[i].url); wait++) {
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
         const discarded = await api.tabs.discard(ids[i]);

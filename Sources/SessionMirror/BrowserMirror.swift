@@ -133,7 +133,13 @@ package final class BrowserMirror {
         case .windowRemoved:
             guard let id = message.windowId, memory.state.windows[id] != nil else { return [:] }
             if let browser = memory.browserOf[id] {
-                memory.pendingCloses.append((browser, now().addingTimeInterval(Self.closeDelay)))
+                if try lists.webStateList(in: browser).webStates.isEmpty {
+                    // Emptied (its last tab dragged away): no browser restores an empty window, so it
+                    // goes now, leaving no entry, even if the browser is quitting or dies next.
+                    try browsers.closeBrowser(browser)
+                } else {
+                    memory.pendingCloses.append((browser, now().addingTimeInterval(Self.closeDelay)))
+                }
             }
             memory.state.removeWindow(id)
             memory.browserOf[id] = nil

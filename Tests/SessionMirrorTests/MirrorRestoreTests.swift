@@ -145,4 +145,23 @@ import Testing
         #expect(seen[4].url == "about:blank" && seen[3].url == tabs[3].url)
         #expect(throws: MirrorRefusal.self) { try RestorePlan.page(browser: "b", tabs: tabs, groups: [], from: 8) }
     }
+
+    /// A window emptied by dragging its last tab away goes at once, with no entry: a browser
+    /// quitting (or killed) next restores no empty window, so none may stay open in the store.
+    @Test func aWindowEmptiedByADrag_goesAtOnce_evenIfTheBrowserQuitsNext() throws {
+        let store = try TemporaryStore.onDisk()
+        let mirror = BrowserMirror(database: store.database, source: .chromium)
+        let browser = SimulatedBrowser()
+        let kept = browser.openWindow(url: "https://kept.example/")
+        let emptied = browser.openWindow(url: "https://dragged.example/")
+        try MirrorFidelityTests.deliver(browser, to: mirror)
+        let gone = try #require(mirror.browser(forWindow: emptied))
+        browser.drag(browser.windows[1].tabs[0].id, toWindow: kept, at: 1)
+        for event in browser.takeEvents() { #expect(try mirror.handle(event).error == nil) }
+        #expect(mirror.keepRemovedWindowsOpen() == 0, "nothing left waiting to be closed")
+        #expect(try store.browsers.browser(gone) == nil)
+        #expect(try store.browsers.browsers().count == 1)
+        #expect(try SQLiteRecentlyClosedRepository(database: store.database).entries().isEmpty)
+        #expect(try MirrorFidelityTests.mismatches(browser, mirror, store).isEmpty)
+    }
 }
