@@ -125,7 +125,11 @@ async function search(typed, startedAt) {
 
 // From the key going down (when there is one: pasted text has none) to the result on screen.
 let keyDownAt = null;
-$("#query").addEventListener("keydown", (event) => { keyDownAt = event.timeStamp; });
+$("#query").addEventListener("keydown", (event) => {
+  keyDownAt = event.timeStamp;
+  // Enter: the best match's button (Show, Reopen or Restore).
+  if (event.key === "Enter" && !$("#matches").hidden) $("#matches li button")?.click();
+});
 $("#query").addEventListener("input", (event) => {
   const startedAt = keyDownAt ?? event.timeStamp;
   keyDownAt = null;
