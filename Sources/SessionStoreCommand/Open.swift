@@ -57,8 +57,8 @@ extension SessionStore {
                 descriptor = try HostChannel.connect(to: path)
             } catch {
                 ExitStatus.fail(
-                    message: "no \(source) host runs for \(options.path) (\(error)): start \(source) with the extension, "
-                        + "its host installed for this store (`sessionstore install-host --source \(source)`)",
+                    message: "no \(source) host runs for \(options.path) (\(error)): start the browser with the extension, "
+                        + "its host installed for this store (`sessionstore install-host --browser … --db \(options.path)`)",
                     status: ExitStatus.unavailable)
             }
             defer { close(descriptor) }
