@@ -192,18 +192,10 @@ function onReply(reply) {
 
 // The store identifiers the host gave the tabs, kept where they outlive what they must.
 function remember(ids) {
-  if (isFirefox) {
-    for (const [tab, sid] of Object.entries(ids)) {
-      api.sessions.setTabValue(Number(tab), "sid", sid).catch(() => {});
-    }
-  } else {
-    const items = {};
-    for (const [tab, sid] of Object.entries(ids)) items[`sid:${tab}`] = sid;
-    api.storage.session.set(items).catch(() => {});
-  }
+  rememberNow(ids).catch(() => {});
 }
 
-// The same, done before it resolves (a snapshot that follows reads them).
+// The same, resolved once kept (a snapshot that follows reads them).
 async function rememberNow(ids) {
   if (isFirefox) {
     await Promise.all(Object.entries(ids).map(([tab, sid]) => api.sessions.setTabValue(Number(tab), "sid", sid)));

@@ -20,11 +20,16 @@ extension BrowserMirror {
         }
     }
 
+    /// The browser's window showing each stored browser this browser shows.
+    private var shownWindows: [BrowserID: Int] {
+        Dictionary(memory.browserOf.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// The stored windows and the recently closed entries.
     func overview() throws -> StoreOverview {
         try database.readingConsistently {
             let owners = try browsers.sources()
-            let windowOf = Dictionary(memory.browserOf.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
+            let windowOf = shownWindows
             let windows = try browsers.browserSummaries().map { summary in
                 StoreOverview.Window(
                     browser: summary.browser.id.uuidString, source: owners[summary.browser.id]?.rawValue,
@@ -52,7 +57,7 @@ extension BrowserMirror {
         for (tab, webState) in memory.tabOf where wanted.contains(webState) && memory.state.tabs[tab] != nil {
             tabIDs[webState] = tab
         }
-        let windowOf = Dictionary(memory.browserOf.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
+        let windowOf = shownWindows
         return matches.map { match in
             PopupMatch(
                 tab: match.tab.uuidString, browser: match.browser?.uuidString, index: match.index,
@@ -76,7 +81,7 @@ extension BrowserMirror {
             throw MirrorRefusal("entry \(text) was closed in \(owner), not \(source)")
         }
         let browser = try closed.restore(id)
-        guard let window = memory.browserOf.first(where: { $0.value == browser })?.key else {
+        guard let window = shownWindows[browser] else {
             return ReopenPlan(browser: browser.uuidString, window: nil, tabs: [], groupId: nil, group: nil)
         }
         // The entry's tabs are back in the browser the window shows: the browser makes them there.
