@@ -116,10 +116,21 @@ let package = Package(
             dependencies: ["SessionModel", "SessionStorage", "SessionTestSupport"],
             path: "Tests/CrashWriter"
         ),
+        // A fault-injecting SQLite VFS, and the power-loss harness that runs a workload through it.
+        .target(name: "CrashVFS", path: "Tests/CrashVFS", linkerSettings: [.linkedLibrary("sqlite3")]),
+        .executableTarget(
+            name: "sessionstore-power-loss",
+            dependencies: [
+                "CrashVFS", "SessionModel", "SessionStorage", "SessionTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tests/PowerLoss"
+        ),
         .testTarget(
             name: "SessionReliabilityTests",
             dependencies: [
                 "SessionModel", "SessionStorage", "SessionTestSupport", "sessionstore", "sessionstore-crash-writer",
+                "CrashVFS", "sessionstore-power-loss",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

@@ -14,6 +14,11 @@ public struct SessionDigest: Hashable, Sendable, CustomStringConvertible {
     /// One line per fact, in a stable order.
     public var lines: [String]
 
+    /// A digest from its lines, as an earlier ``lines`` recorded them.
+    public init(lines: [String]) {
+        self.lines = lines
+    }
+
     /// The digest of `database` now.
     public init(_ database: SessionDatabase) throws {
         let browsers = SQLiteBrowserRepository(database: database)
