@@ -223,6 +223,7 @@ extension SessionStoreFile {
             try handle.synchronize()
             try handle.close()
             guard rename(temporary, path) == 0 else { throw StorageError.writing(path, errno: errno) }
+            DatabaseFile.synchronizeDirectory(of: path)
         } catch {
             unlink(temporary)
             throw StorageError.writing(path, failedWith: error)

@@ -72,9 +72,10 @@ extension SessionDatabase {
         guard let snapshotKeeper, let pool = writer as? DatabasePool,
               let snapshot = try snapshots().first(where: { $0.name == name })
         else { throw StorageError.unknownSnapshot(name) }
-        try SessionStoreFile.checkRestorable(snapshot, configuration: configuration)
-        let sidecars = WALSidecars(ofStoreAt: snapshot.path)
-        let source = try SessionStoreFile.readOnlyQueue(atPath: snapshot.path, configuration: configuration)
+        let restorable = try SessionStoreFile.restorable(snapshot, configuration: configuration)
+        defer { restorable.remove() }
+        let sidecars = WALSidecars(ofStoreAt: restorable.path)
+        let source = try SessionStoreFile.readOnlyQueue(atPath: restorable.path, configuration: configuration)
         defer {
             try? source.close()
             sidecars.removeIfMadeByReading()
@@ -111,21 +112,66 @@ extension SessionDatabase {
 }
 
 extension SessionStoreFile {
-    /// Refuses a snapshot that could not be restored as it is: not a session store,
-    /// another schema version, or one that `check` finds a problem in (a restored
-    /// store must pass `check`). Reads it only; leaves no file beside it.
+    /// Refuses a snapshot that could not be restored: not a session store, a
+    /// newer schema this binary cannot write, or one that `check` finds a
+    /// problem in (a restored store must pass `check`). A snapshot an older
+    /// binary took is checked as it would be restored: migrated, on a copy in a
+    /// temporary folder. Leaves no file beside the snapshot.
     ///
-    /// - Throws: ``StorageError/corrupt(path:reason:)``, ``StorageError/notASessionStore(path:reason:)``,
-    ///   ``StorageError/migrationsPending(path:pending:)`` or ``StorageError/databaseNewerThanBinary(path:applied:known:)``.
+    /// - Throws: ``StorageError/corrupt(path:reason:)``, ``StorageError/notASessionStore(path:reason:)``
+    ///   or ``StorageError/databaseNewerThanBinary(path:applied:known:)``.
     public static func checkRestorable(_ snapshot: StoreSnapshot, configuration: SessionDatabase.Configuration) throws {
+        try restorable(snapshot, configuration: configuration).remove()
+    }
+
+    /// A snapshot ready to be copied into a store: the snapshot itself, or a migrated copy of one an older binary took.
+    struct RestorableSnapshot {
+        var path: String
+        /// The temporary folder of a migrated copy.
+        var temporaryDirectory: String?
+
+        func remove() {
+            if let temporaryDirectory { try? FileManager.default.removeItem(atPath: temporaryDirectory) }
+        }
+    }
+
+    /// Checks `snapshot` as ``checkRestorable(_:configuration:)`` says, and returns what to restore from.
+    static func restorable(
+        _ snapshot: StoreSnapshot, configuration: SessionDatabase.Configuration
+    ) throws -> RestorableSnapshot {
         if try DatabaseFile.state(atPath: snapshot.path) != .sqlite {
             throw StorageError.notASessionStore(path: snapshot.path, reason: "it is empty")
         }
-        let problems = try check(atPath: snapshot.path, configuration: configuration)
+        var restorable = RestorableSnapshot(path: snapshot.path)
+        let problems: [Problem]
+        do {
+            problems = try check(atPath: snapshot.path, configuration: configuration)
+        } catch let error as StorageError {
+            guard case .migrationsPending = error else { throw error }
+            // Taken before this binary's migrations: snapshots outlive upgrades, and restoring
+            // one from before an upgrade is what they are kept for.
+            let directory = NSTemporaryDirectory() + "sessionstore-restore-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            restorable = RestorableSnapshot(path: directory + "/snapshot.sqlite", temporaryDirectory: directory)
+            do {
+                var copying = configuration
+                copying.backupBeforeMigrating = false
+                copying.snapshots = nil
+                try DatabaseFile.writeCopy(ofStoreAt: snapshot.path, to: restorable.path, configuration: copying)
+                try migrate(atPath: restorable.path, configuration: copying)
+                problems = try check(atPath: restorable.path, configuration: copying)
+            } catch {
+                restorable.remove()
+                throw error
+            }
+        }
         if let first = problems.first {
+            restorable.remove()
             throw StorageError.corrupt(
                 path: snapshot.path, reason: "`check` finds \(problems.count) problem(s) in it, the first: \(first)")
         }
+        return restorable
     }
 
     /// The snapshots of the store at `path`, newest first, without opening it

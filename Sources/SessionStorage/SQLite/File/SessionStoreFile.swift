@@ -183,6 +183,9 @@ public enum SessionStoreFile {
         }
         do {
             try DatabaseFile.writeCopy(ofStoreAt: path, to: backupPath, configuration: configuration)
+            // On the disk, name and content, before the migration starts (VACUUM INTO does not sync its output).
+            try DatabaseFile.synchronize(atPath: backupPath)
+            DatabaseFile.synchronizeDirectory(of: backupPath)
         } catch {
             throw StorageError(error, path: path, operation: "writing a backup")
         }

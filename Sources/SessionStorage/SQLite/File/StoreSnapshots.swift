@@ -120,6 +120,9 @@ final class SnapshotKeeper: Sendable {
             guard rename(temporary, path) == 0 else {
                 throw StorageError.readOnly(path: path, reason: String(cString: strerror(errno)))
             }
+            // A snapshot is listed only once its name is on the disk too: a power cut
+            // never leaves a listed snapshot that is torn or a name that comes and goes.
+            DatabaseFile.synchronizeDirectory(of: path)
         } catch {
             unlink(temporary)
             throw StorageError(error, path: storePath, operation: "taking a snapshot")
@@ -184,6 +187,7 @@ final class SnapshotKeeper: Sendable {
         do {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            DatabaseFile.synchronizeDirectory(of: directory)
         } catch {
             if FileManager.default.fileExists(atPath: directory) { return }
             throw StorageError.readOnly(path: directory, reason: "the snapshot folder cannot be created")
