@@ -73,12 +73,9 @@ extension SessionDatabase {
               let snapshot = try snapshots().first(where: { $0.name == name })
         else { throw StorageError.unknownSnapshot(name) }
         try SessionStoreFile.checkRestorable(snapshot, configuration: configuration)
-        let sidecars = WALSidecars(ofStoreAt: snapshot.path)
-        let source = try SessionStoreFile.readOnlyQueue(atPath: snapshot.path, configuration: configuration)
-        defer {
-            try? source.close()
-            sidecars.removeIfMadeByReading()
-        }
+        let connection = try ReadOnlyConnection(atPath: snapshot.path, configuration: configuration)
+        defer { connection.close() }
+        let source = connection.queue
         do {
             try snapshotKeeper.take()
             defer {
