@@ -137,7 +137,25 @@ final class LockHolder {
             let other = directory.file("other.sqlite.recovering-\(try Self.deadPID())-cccc3333")
             make(other)
 
+            // Work folders of recovers killed meanwhile, in the temporary folder: one whose lock is free, one held.
+            let temporary = FileManager.default.temporaryDirectory.path
+            let freeWork = temporary + "/sessionstore-recover-litter-\(UUID().uuidString)"
+            let heldWork = temporary + "/sessionstore-recover-litter-\(UUID().uuidString)"
+            for work in [freeWork, heldWork] {
+                try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: false)
+                make(work + "/source.sqlite", bytes: 100)
+            }
+            make(freeWork + ".lock")
+            let workHolder = try LockHolder(locking: heldWork + ".lock")
+            defer {
+                workHolder.kill()
+                try? FileManager.default.removeItem(atPath: heldWork)
+                unlink(heldWork + ".lock")
+            }
+
             let report = try SessionStoreFile.recover(from: source, to: output)
+            #expect(!exists(freeWork) && !exists(freeWork + ".lock"))
+            #expect(exists(heldWork + "/source.sqlite"))
             #expect(report.rowsKept.values.reduce(0, +) > 0)
             #expect(["", "-wal", "-shm", ".lock"].allSatisfy { !exists(free + $0) })
             #expect(exists(claimed) && exists(claimed + "-wal"))

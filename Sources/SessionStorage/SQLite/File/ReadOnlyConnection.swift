@@ -64,7 +64,7 @@ struct ReadOnlyConnection: Sendable {
         do {
             queue = try DatabaseQueue(path: opened, configuration: configuration.grdb(readonly: true))
         } catch {
-            Self.remove(copy)
+            copy?.removeAndRelease()
             throw StorageError(error, path: path, operation: "opening the database")
         }
     }
@@ -73,7 +73,7 @@ struct ReadOnlyConnection: Sendable {
     func close() {
         try? queue.close()
         sidecars.removeIfMadeByReading()
-        Self.remove(copy)
+        copy?.removeAndRelease()
     }
 
     /// How the store at `path` (its symbolic links followed) can be opened read-only.
@@ -97,30 +97,22 @@ struct ReadOnlyConnection: Sendable {
     }
 
     /// Copies the store and its `-wal` into a new private folder (mode 0700), claimed
-    /// while it exists, and returns the claim. Reads both through SQLite's handle
-    /// (``StoreFileReader``). Folders that readers killed before closing left are removed first.
+    /// while it exists (``TemporaryClaim/privateFolder(prefix:)``), and returns the
+    /// claim. Reads both through SQLite's handle (``StoreFileReader``).
     private static func privateCopy(ofStoreAt path: String) throws -> TemporaryClaim {
-        var temporary = NSTemporaryDirectory()
-        while temporary.count > 1, temporary.hasSuffix("/") { temporary.removeLast() }
-        let prefix = "sessionstore-readonly-"
-        TemporaryClaim.removeLitter(in: temporary, where: { $0.hasPrefix(prefix) }) { _ in "" }
-        let claim = try TemporaryClaim(on: temporary + "/" + prefix + UUID().uuidString)
         do {
-            try FileManager.default.createDirectory(
-                atPath: claim.path, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-            try StoreFileReader(path: path).copy(toNewFile: claim.path + "/store.sqlite")
-            try StoreFileReader(path: path + "-wal").copy(toNewFile: claim.path + "/store.sqlite-wal")
+            let claim = try TemporaryClaim.privateFolder(prefix: "sessionstore-readonly-")
+            do {
+                try StoreFileReader(path: path).copy(toNewFile: claim.path + "/store.sqlite")
+                try StoreFileReader(path: path + "-wal").copy(toNewFile: claim.path + "/store.sqlite-wal")
+            } catch {
+                claim.removeAndRelease()
+                throw error
+            }
+            return claim
         } catch {
-            remove(claim)
             throw StorageError.readOnly(
                 path: path, reason: "its -wal has commits but no -shm beside it, and no private copy could be made (\(error))")
         }
-        return claim
-    }
-
-    private static func remove(_ copy: TemporaryClaim?) {
-        guard let copy else { return }
-        try? FileManager.default.removeItem(atPath: copy.path)
-        copy.release()
     }
 }

@@ -80,6 +80,33 @@ final class TemporaryClaim: Sendable {
         _ = Self.held.withLock { $0.remove(path) }
     }
 
+    /// Makes a new folder (mode 0700) in the system's temporary folder, named
+    /// `prefix` and a UUID, claimed while it exists; removes first the folders of
+    /// that prefix whose makers are gone. ``removeAndRelease()`` removes it.
+    ///
+    /// - Throws: ``StorageError/readOnly(path:reason:)`` when it cannot be made.
+    static func privateFolder(prefix: String) throws -> TemporaryClaim {
+        var temporary = NSTemporaryDirectory()
+        while temporary.count > 1, temporary.hasSuffix("/") { temporary.removeLast() }
+        // A folder without a lock file (an older version's) names no maker: it is kept.
+        removeLitter(in: temporary, where: { $0.hasPrefix(prefix) }) { _ in "" }
+        let claim = try TemporaryClaim(on: temporary + "/" + prefix + UUID().uuidString)
+        do {
+            try FileManager.default.createDirectory(
+                atPath: claim.path, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        } catch {
+            claim.release()
+            throw StorageError.readOnly(path: claim.path, reason: "the temporary folder cannot be made")
+        }
+        return claim
+    }
+
+    /// Removes the claimed file or folder, then gives the claim up.
+    func removeAndRelease() {
+        try? FileManager.default.removeItem(atPath: path)
+        release()
+    }
+
     /// Removes, in `directory`, each temporary whose name `isTemporary` accepts and
     /// whose maker is gone, with its `-journal`, `-wal`, `-shm` and lock file;
     /// returns the temporaries removed (their names).

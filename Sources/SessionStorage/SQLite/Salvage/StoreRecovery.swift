@@ -85,10 +85,10 @@ extension SessionStoreFile {
             throw StorageError.readOnly(path: output, reason: "its directory cannot be written")
         }
 
-        let work = NSTemporaryDirectory() + "sessionstore-recover-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(
-            atPath: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        defer { try? FileManager.default.removeItem(atPath: work) }
+        // Claimed while it exists: a recover killed meanwhile leaves it to the next one (TemporaryClaim).
+        let workFolder = try TemporaryClaim.privateFolder(prefix: "sessionstore-recover-")
+        defer { workFolder.removeAndRelease() }
+        let work = workFolder.path
 
         // 1. A copy of the source, with its WAL folded in if SQLite can still open it.
         let copy = work + "/source.sqlite"
