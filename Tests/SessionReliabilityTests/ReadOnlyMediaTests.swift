@@ -121,7 +121,8 @@ struct ReadOnlyMediaTests {
             // The last connection to close folds the WAL in and removes both files.
             try PlainSQLite.execute("PRAGMA user_version", atPath: source + "/s.sqlite")
             #expect(files(in: source) == ["s.sqlite"])
-            let mount = try ReadOnlyMount(of: source, at: directory.file("mounted"))
+            // The URI's path is percent-escaped: a folder named with `?`, `#`, `%` and a space.
+            let mount = try ReadOnlyMount(of: source, at: directory.file("mounted ?#%25"))
             defer { mount.unmount() }
             let printed = try runEveryReadCommand(
                 on: mount.path + "/s.sqlite", tab: tab, query: "example", in: directory.path)
