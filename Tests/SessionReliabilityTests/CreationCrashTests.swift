@@ -52,6 +52,10 @@ import Testing
             }
             let problems = try SessionStoreFile.check(atPath: path, configuration: CrashWorkload.configuration)
             #expect(problems.isEmpty, "kill \(kill): \(problems)")
+            // The killed creator's file and its lock file are litter the open removed (TemporaryClaim).
+            let litter = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+                .filter { $0.hasPrefix("store-\(kill).sqlite.creating-") }
+            #expect(litter.isEmpty, "kill \(kill): left \(litter)")
             outcomes[before, default: 0] += 1
         }
         print("creation crash: \(Self.kills) SIGKILLs while creating (span \(Int(span * 1_000)) ms): "

@@ -121,17 +121,17 @@ public final class SessionDatabase: Sendable {
     let walCheck = Protected((commits: 0, failures: 0))
     /// Takes and keeps the snapshots of a file opened for writing; `nil` otherwise.
     let snapshotKeeper: SnapshotKeeper?
-    /// A file opened read-only: its `-wal` and `-shm` as they were, removed at ``close()`` if reading made them.
-    private let sidecars: WALSidecars?
+    /// A file opened read-only: its connection, closed at ``close()`` with what reading made beside the file.
+    private let readOnlyConnection: ReadOnlyConnection?
 
     private init(
         path: String?, writer: any DatabaseWriter, configuration: Configuration = Configuration(),
-        sidecars: WALSidecars? = nil
+        readOnlyConnection: ReadOnlyConnection? = nil
     ) {
         self.path = path
         self.writer = writer
         self.configuration = configuration
-        self.sidecars = sidecars
+        self.readOnlyConnection = readOnlyConnection
         let known = EmbeddedMigration.all.prefix(configuration.knownMigrationCount ?? Int.max).map(\.identifier)
         lists = WebStateListCache(
             repairLog: repairLog, afterTransaction: afterTransaction,
@@ -218,7 +218,11 @@ public final class SessionDatabase: Sendable {
                 // Pending migrations: the careful path, with its backup, then open again.
                 return try open(atPath: path, configuration: configuration, checkingFirst: true)
             }
-            return SessionDatabase(path: path, writer: pool, configuration: configuration)
+            let database = SessionDatabase(path: path, writer: pool, configuration: configuration)
+            // What a snapshot or a creation cut short left behind goes now (TemporaryClaim).
+            database.snapshotKeeper?.removeLeftoversSoon()
+            SessionStoreFile.removeStaleCreations(of: DatabaseFile.followingSymbolicLinks(path))
+            return database
         } catch {
             throw StorageError(error, path: path, operation: "opening the database")
         }
@@ -350,7 +354,7 @@ public final class SessionDatabase: Sendable {
         externalChanges?.stop()
         guard let pool = writer as? DatabasePool else {
             try? (writer as? DatabaseQueue)?.close()
-            sidecars?.removeIfMadeByReading()
+            readOnlyConnection?.close()
             return
         }
         // GRDB closes its writer before its readers, so the last connection
@@ -455,8 +459,8 @@ public final class SessionDatabase: Sendable {
     public static func openReadOnly(
         atPath path: String, configuration: Configuration = Configuration(), checkingPages: Bool = false
     ) throws -> SessionDatabase {
-        let sidecars = WALSidecars(ofStoreAt: path)
-        let queue = try SessionStoreFile.readOnlyQueue(atPath: path, configuration: configuration)
+        let connection = try ReadOnlyConnection(atPath: path, configuration: configuration)
+        let queue = connection.queue
         do {
             try queue.read { db in
                 // A newer store this binary cannot write is still read (`forWriting: false`):
@@ -474,11 +478,10 @@ public final class SessionDatabase: Sendable {
                 if !status.isCurrent { throw StorageError.migrationsPending(path: path, pending: status.pending) }
             }
         } catch {
-            try? queue.close()
-            sidecars.removeIfMadeByReading()
+            connection.close()
             throw StorageError(error, path: path, operation: "opening the database")
         }
-        return SessionDatabase(path: path, writer: queue, configuration: configuration, sidecars: sidecars)
+        return SessionDatabase(path: path, writer: queue, configuration: configuration, readOnlyConnection: connection)
     }
 
     /// Opens a new, empty, migrated in-memory store that never touches a file.

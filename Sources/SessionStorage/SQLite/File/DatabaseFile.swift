@@ -87,9 +87,19 @@ enum DatabaseFile {
     static func isOpenableWithoutWriting(atPath path: String) -> Bool {
         guard let (state, header) = try? inspect(atPath: path), state == .sqlite, header.count == 100 else { return false }
         let applicationID = header[68..<72].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        // Bytes 18 and 19: the file format versions, 2 for WAL.
-        return header[18] == 2 && header[19] == 2 && applicationID == UInt32(SchemaMigrator.applicationID)
-            && walSize(ofStoreAt: path) > 0
+        return isWAL(header) && applicationID == UInt32(SchemaMigrator.applicationID) && walSize(ofStoreAt: path) > 0
+    }
+
+    /// Whether the file at `path` is, by its header, a database in WAL mode (what
+    /// `PRAGMA journal_mode` says, but on an `immutable` connection, which answers `delete`).
+    static func isInWALMode(atPath path: String) -> Bool {
+        guard let (state, header) = try? inspect(atPath: path), state == .sqlite else { return false }
+        return isWAL(header)
+    }
+
+    /// Bytes 18 and 19 of the header: the file format versions, 2 for WAL.
+    private static func isWAL(_ header: [UInt8]) -> Bool {
+        header.count == 100 && header[18] == 2 && header[19] == 2
     }
 
     /// Removes a database file this process made and its `-wal` and `-shm` (a
@@ -148,9 +158,9 @@ extension DatabaseFile {
     ) throws {
         try createPrivate(atPath: destination)
         do {
-            let queue = try SessionStoreFile.readOnlyQueue(atPath: source, configuration: configuration)
-            defer { try? queue.close() }
-            try queue.inDatabase { db in try db.execute(sql: "VACUUM INTO ?", arguments: [destination]) }
+            let connection = try ReadOnlyConnection(atPath: source, configuration: configuration)
+            defer { connection.close() }
+            try connection.queue.inDatabase { db in try db.execute(sql: "VACUUM INTO ?", arguments: [destination]) }
             // SQLite may have made the file anew: the copy holds history, so 0600 whatever happened.
             chmod(destination, 0o600)
         } catch {

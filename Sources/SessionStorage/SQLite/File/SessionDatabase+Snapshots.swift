@@ -74,12 +74,9 @@ extension SessionDatabase {
         else { throw StorageError.unknownSnapshot(name) }
         let restorable = try SessionStoreFile.restorable(snapshot, configuration: configuration)
         defer { restorable.remove() }
-        let sidecars = WALSidecars(ofStoreAt: restorable.path)
-        let source = try SessionStoreFile.readOnlyQueue(atPath: restorable.path, configuration: configuration)
-        defer {
-            try? source.close()
-            sidecars.removeIfMadeByReading()
-        }
+        let connection = try ReadOnlyConnection(atPath: restorable.path, configuration: configuration)
+        defer { connection.close() }
+        let source = connection.queue
         do {
             try snapshotKeeper.take()
             defer {

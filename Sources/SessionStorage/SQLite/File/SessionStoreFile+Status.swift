@@ -51,7 +51,7 @@ extension SessionStoreFile {
     ) throws -> Status {
         defer { LockAudit.after(#function, onFileAt: path) }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
-        return try readOnly(atPath: path, configuration: configuration, operation: "reading the status") { db in
+        var status = try readOnly(atPath: path, configuration: configuration, operation: "reading the status") { db in
             let schema = try SchemaMigrator(configuration).status(db, path: path, forWriting: false)
             var counts: Status.Counts?
             if schema.isCurrent {
@@ -81,5 +81,8 @@ extension SessionStoreFile {
                 writable: schema.isWritable,
                 counts: counts)
         }
+        // A store on a read-only medium may have been opened `immutable`, which reports `delete`.
+        if status.journalMode == "delete", DatabaseFile.isInWALMode(atPath: path) { status.journalMode = "wal" }
+        return status
     }
 }

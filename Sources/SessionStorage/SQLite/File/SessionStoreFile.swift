@@ -119,8 +119,9 @@ public enum SessionStoreFile {
     /// in a file beside it (`PATH.creating-PID-UUID`), which is closed, synced, and
     /// then linked to `path`. `link(2)` never replaces a file, and a process
     /// killed at any instant leaves either no store at `path` or a complete one
-    /// (and at worst a leftover `.creating` file, removed by the next creation
-    /// once its process is gone).
+    /// (and at worst a leftover `.creating` file, claimed while it is made
+    /// (``TemporaryClaim``) and removed by the next open or creation at `path`
+    /// once its maker is gone).
     ///
     /// - Returns: The report, or `nil` when another process created `path` first.
     private static func createAtomically(
@@ -129,13 +130,16 @@ public enum SessionStoreFile {
         removeStaleCreations(of: path)
         // Unique per call: two creations of one path, in one process or two, never share a file.
         let temporary = "\(path).creating-\(getpid())-\(UUID().uuidString.prefix(8))"
+        let claim: TemporaryClaim
         do {
+            claim = try TemporaryClaim(on: temporary)
             try DatabaseFile.createPrivate(atPath: temporary)
         } catch StorageError.directoryNotFound {
             throw StorageError.directoryNotFound(path: path)
         } catch StorageError.readOnly(_, let reason) {
             throw StorageError.readOnly(path: path, reason: reason)
         }
+        defer { claim.release() }
         do {
             let applied = try migrateInPlace(
                 atPath: temporary, configuration: configuration, migrator: migrator, reportingAs: path)
@@ -155,16 +159,21 @@ public enum SessionStoreFile {
         }
     }
 
-    /// Removes `PATH.creating-PID-…` files whose process no longer runs: what a
-    /// creation killed before it linked its store left behind.
-    private static func removeStaleCreations(of path: String) {
+    /// Removes `PATH.creating-PID-…` files (with their `-journal`, `-wal`, `-shm`
+    /// and lock file) whose maker is gone (``TemporaryClaim``): what a creation
+    /// killed before it linked its store left behind. Runs at each creation, and
+    /// at each open of the store for writing.
+    static func removeStaleCreations(of path: String) {
+        removeLitter(beside: path, infix: ".creating-")
+    }
+
+    /// Removes the temporaries named `PATH` + `infix` + `PID-…` beside `path` whose maker is gone.
+    static func removeLitter(beside path: String, infix: String) {
         let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent().path
-        let prefix = url.lastPathComponent + ".creating-"
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        for name in names where name.hasPrefix(prefix) {
-            let maker = name.dropFirst(prefix.count).split(separator: "-").first ?? ""
-            if DatabaseFile.makerIsGone(maker) { unlink(directory + "/" + name) }
+        let prefix = url.lastPathComponent + infix
+        TemporaryClaim.removeLitter(in: url.deletingLastPathComponent().path, where: { $0.hasPrefix(prefix) }) { name in
+            // An older version's temporary, without a lock file: the PID in its name.
+            name.dropFirst(prefix.count).split(separator: "-").first ?? ""
         }
     }
 
@@ -192,31 +201,15 @@ public enum SessionStoreFile {
         return backupPath
     }
 
-    /// Opens the file read-only, without creating it.
-    static func readOnlyQueue(
-        atPath path: String, configuration: SessionDatabase.Configuration
-    ) throws -> DatabaseQueue {
-        if try DatabaseFile.state(atPath: path) == .missing { throw StorageError.fileNotFound(path: path) }
-        do {
-            return try DatabaseQueue(path: path, configuration: configuration.grdb(readonly: true))
-        } catch {
-            throw StorageError(error, path: path, operation: "opening the database")
-        }
-    }
-
     /// Runs `body` in a read transaction on a read-only connection to `path`.
     static func readOnly<T>(
         atPath path: String, configuration: SessionDatabase.Configuration, operation: String,
         _ body: (Database) throws -> T
     ) throws -> T {
-        let sidecars = WALSidecars(ofStoreAt: path)
-        let queue = try readOnlyQueue(atPath: path, configuration: configuration)
-        defer {
-            try? queue.close()
-            sidecars.removeIfMadeByReading()
-        }
+        let connection = try ReadOnlyConnection(atPath: path, configuration: configuration)
+        defer { connection.close() }
         do {
-            return try queue.read(body)
+            return try connection.queue.read(body)
         } catch {
             throw StorageError(error, path: path, operation: operation)
         }

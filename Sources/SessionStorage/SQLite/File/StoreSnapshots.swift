@@ -111,20 +111,26 @@ final class SnapshotKeeper: Sendable {
             attempt += 1
             path = directory + "/" + name.replacingOccurrences(of: ".sqlite", with: "-\(attempt).sqlite")
         }
-        // Unique, and named for this process: another process sharing the store
+        // Unique, and claimed while it exists: another process sharing the store
         // (an app and its extension) never removes it while it is written.
         let temporary = "\(path).\(getpid())-\(UUID().uuidString).tmp"
         do {
-            try DatabaseFile.writeCopy(ofStoreAt: storePath, to: temporary, configuration: configuration)
-            try DatabaseFile.synchronize(atPath: temporary)
-            guard rename(temporary, path) == 0 else {
-                throw StorageError.readOnly(path: path, reason: String(cString: strerror(errno)))
+            let claim = try TemporaryClaim(on: temporary)
+            defer { claim.release() }
+            do {
+                try DatabaseFile.writeCopy(ofStoreAt: storePath, to: temporary, configuration: configuration)
+                try DatabaseFile.synchronize(atPath: temporary)
+                guard rename(temporary, path) == 0 else {
+                    throw StorageError.readOnly(path: path, reason: String(cString: strerror(errno)))
+                }
+            } catch {
+                unlink(temporary)
+                throw error
             }
             // A snapshot is listed only once its name is on the disk too: a power cut
             // never leaves a listed snapshot that is torn or a name that comes and goes.
             DatabaseFile.synchronizeDirectory(of: path)
         } catch {
-            unlink(temporary)
             throw StorageError(error, path: storePath, operation: "taking a snapshot")
         }
         state.withLock { $0.lastTaken = takenAt }
@@ -194,11 +200,19 @@ final class SnapshotKeeper: Sendable {
         }
     }
 
-    /// Removes half-written snapshots (`NAME.PID-UUID.tmp`) whose process no longer runs.
+    /// Removes, on the keeper's queue, what snapshots cut short left in the folder
+    /// (the store calls it when it opens); ``drain()`` waits for it.
+    func removeLeftoversSoon() {
+        queue.async { [self] in removeLeftovers() }
+    }
+
+    /// Removes half-written snapshots (`NAME.PID-UUID.tmp`, 0-byte ones included,
+    /// with their `-journal` and lock file) whose maker is gone (``TemporaryClaim``).
     private func removeLeftovers() {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasSuffix(".tmp") {
+        TemporaryClaim.removeLitter(in: directory, where: { $0.hasSuffix(".tmp") }) { name in
+            // An older version's temporary, without a lock file: the PID in its name.
             let tail = name.dropLast(4).split(separator: ".").last ?? ""
-            if DatabaseFile.makerIsGone(tail.split(separator: "-").first ?? "") { unlink(directory + "/" + name) }
+            return tail.split(separator: "-").first ?? ""
         }
     }
 

@@ -72,6 +72,8 @@ extension SessionStoreFile {
             throw StorageError.fileNotFound(path: source)
         }
         if isDirectory.boolValue { throw StorageError.notARegularFile(path: source) }
+        // What an earlier recover to this output cut short goes first (TemporaryClaim).
+        removeLitter(beside: output, infix: ".recovering-")
         if FileManager.default.fileExists(atPath: output) { throw StorageError.fileExists(path: output) }
         // Errors about where the new store goes name `output`, never the file it is built in beside it.
         let outputDirectory = (output as NSString).deletingLastPathComponent
@@ -83,10 +85,10 @@ extension SessionStoreFile {
             throw StorageError.readOnly(path: output, reason: "its directory cannot be written")
         }
 
-        let work = NSTemporaryDirectory() + "sessionstore-recover-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(
-            atPath: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        defer { try? FileManager.default.removeItem(atPath: work) }
+        // Claimed while it exists: a recover killed meanwhile leaves it to the next one (TemporaryClaim).
+        let workFolder = try TemporaryClaim.privateFolder(prefix: "sessionstore-recover-")
+        defer { workFolder.removeAndRelease() }
+        let work = workFolder.path
 
         // 1. A copy of the source, with its WAL folded in if SQLite can still open it.
         let copy = work + "/source.sqlite"
@@ -106,11 +108,18 @@ extension SessionStoreFile {
         }
         let derivedPages = Self.derivedTablePages(scanner)
 
-        // 3. A new store beside `output`, filled, mended, checked, then linked into place.
+        // 3. A new store beside `output`, claimed while it is built, filled, mended, checked, then linked into place.
         let building = "\(output).recovering-\(getpid())-\(UUID().uuidString.prefix(8))"
         var configuration = configuration
         configuration.backupBeforeMigrating = false
         configuration.snapshots = nil
+        let claim: TemporaryClaim
+        do {
+            claim = try TemporaryClaim(on: building)
+        } catch {
+            throw StorageError.readOnly(path: output, reason: "its directory cannot be written")
+        }
+        defer { claim.release() }
         do {
             try migrate(atPath: building, configuration: configuration)
             var report = try RecoveryBuilder(path: building, configuration: configuration)
