@@ -222,14 +222,14 @@ final class SnapshotKeeper: Sendable {
         let own = snapshots.filter { !isForeign($0, to: storeID) }
         let lastGood = lastGood(among: own, policy: policy)
         for (position, snapshot) in own.enumerated() {
-            if position < policy.keepLatest || snapshot.name == lastGood?.name { continue }
+            if position < policy.keepLatest { continue }
             let day = calendar.dateComponents([.year, .month, .day], from: snapshot.takenAt)
             let age = now.timeIntervalSince(snapshot.takenAt)
             if age < Double(policy.keepDays) * 24 * 60 * 60, !keptDays.contains(day) {
                 keptDays.insert(day)
                 continue
             }
-            expired.append(snapshot)
+            if snapshot.name != lastGood?.name { expired.append(snapshot) }
         }
         return expired
     }
