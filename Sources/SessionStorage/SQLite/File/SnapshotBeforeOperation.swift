@@ -67,6 +67,24 @@ extension SessionStoreFile {
     }
 }
 
+extension SessionStoreFile {
+    /// After `recover` kept fewer tabs than the damaged store at `path` held: a snapshot
+    /// of what SQLite can still read of it, in its own snapshot folder, before the
+    /// recovered store takes its place. Best effort (a damaged page fails `VACUUM INTO`);
+    /// the file is only read, and `-wal`/`-shm` that reading made are removed again.
+    ///
+    /// - Returns: The snapshot's name, or `nil` when none was taken.
+    static func snapshotBeforeReplacing(damaged path: String, configuration: SessionDatabase.Configuration) -> String? {
+        guard let policy = configuration.snapshots else { return nil }
+        let sidecars = WALSidecars(ofStoreAt: path)
+        defer { sidecars.removeIfMadeByReading() }
+        let keeper = SnapshotKeeper(
+            storePath: path, policy: policy, configuration: configuration,
+            storeID: storeIdentity(atPath: path, configuration: configuration))
+        return (try? keeper.takeBeforeOperation())??.name
+    }
+}
+
 extension SessionArchive {
     /// The tabs of the document's open windows: what a store holds once it is imported with `replacing`.
     var openTabCount: Int { browsers.filter { $0.closedEntry == nil }.reduce(0) { $0 + $1.tabs.count } }
