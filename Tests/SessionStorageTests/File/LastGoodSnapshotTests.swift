@@ -170,4 +170,23 @@ import Testing
         try other.database.importArchive(larger, replacing: true)
         #expect(try other.database.snapshots().filter(\.isBeforeOperation).count == 1)
     }
+
+    /// Migrating a store that holds tabs snapshots it first, in its older schema, beside the migration's backup.
+    @Test func migration_snapshotsTheStoreFirst() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("s.sqlite")
+        var older = SessionDatabase.Configuration()
+        older.knownMigrationCount = EmbeddedMigration.all.count - 1
+        let database = try SessionDatabase.open(atPath: path, configuration: older)
+        let browser = try SQLiteBrowserRepository(database: database).createBrowser().id
+        let tabs = SQLiteWebStateListRepository(database: database)
+        for _ in 0..<3 { _ = try tabs.insert(in: browser, params: .automatic().activate()) }
+        try database.close()
+
+        let migrated = try SessionDatabase.open(atPath: path)
+        defer { try? migrated.close() }
+        let before = try #require(try migrated.snapshots().first(where: \.isBeforeOperation))
+        #expect(before.tabCount == 3 && !before.isForeign)
+    }
 }
