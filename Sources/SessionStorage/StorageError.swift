@@ -52,6 +52,8 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible, L
     case unknownClosedEntry(String)
     /// No snapshot of this name exists for the store (or the store keeps none).
     case unknownSnapshot(String)
+    /// The snapshot was taken of another store that was at this path before; it is not restored unless asked for.
+    case foreignSnapshot(String)
     /// A file to be created already exists; nothing was written.
     case fileExists(path: String)
     /// The path is longer than SQLite can open (its full path, in bytes, against the limit).
@@ -126,6 +128,8 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible, L
             "No recently closed entry \(id) in the session store."
         case .unknownSnapshot(let name):
             "No snapshot \(name) of the session store."
+        case .foreignSnapshot(let name):
+            "Snapshot \(name) was taken of another store that was at this path before, not of this one; nothing was restored."
         case .pathTooLong(let path, let length, let limit):
             "\(shown(path)): the path is too long for SQLite (\(length) bytes in full, at most \(limit)); use a shorter one."
         case .fileExists(let path):

@@ -31,7 +31,7 @@ enum ExitStatus {
         switch error {
         case .fileNotFound, .fileMovedOrDeleted, .closed: noInput
         case .notARegularFile, .notASessionStore, .corrupt, .migrationChecksumMismatch, .migrationsPending,
-            .unknownBrowser, .unknownTab, .unknownClosedEntry, .unknownSnapshot, .invalidArchive, .nothingRecoverable:
+            .unknownBrowser, .unknownTab, .unknownClosedEntry, .unknownSnapshot, .foreignSnapshot, .invalidArchive, .nothingRecoverable:
             dataError
         case .pathTooLong: usage
         case .databaseNewerThanBinary: newerDatabase
@@ -65,6 +65,8 @@ enum ExitStatus {
             error.description + " `sessionstore closed` lists the recently closed entries."
         case .unknownSnapshot:
             error.description + " `sessionstore snapshots` lists them."
+        case .foreignSnapshot:
+            error.description + " To put its content into this store anyway: sessionstore restore-snapshot --foreign NAME."
         default:
             error.description
         }

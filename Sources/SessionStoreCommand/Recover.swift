@@ -48,6 +48,9 @@ extension SessionStore {
             let kept = report.rowsKept.values.reduce(0, +)
             print("  rows: \(found) found, \(kept) kept")
             for repair in report.repairs { print("  repaired: \(repair)") }
+            if let snapshot = report.sourceSnapshot {
+                print("  fewer tabs kept than \(options.path) held: what SQLite still reads of it is snapshot \(snapshot)")
+            }
         }
     }
 }

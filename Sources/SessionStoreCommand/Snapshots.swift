@@ -10,7 +10,11 @@ extension SessionStore {
             discussion: """
                 A store opened for writing snapshots itself at most once an hour while it is written \
                 (VACUUM INTO, mode 0600), in the folder FILE.snapshots beside it, keeping the last 3 \
-                plus one a day for 7 days.
+                plus one a day for 7 days. The newest snapshot that held tabs stays, whatever its age, \
+                while every newer one holds less than half of its tabs: it is marked "kept: last good \
+                session" until a newer one of similar size replaces it (delete its file to let it go). \
+                A snapshot of another store that was at this path before is marked "foreign": never \
+                counted or deleted by rotation, and restored only with `restore-snapshot --foreign`.
                 """)
 
         @OptionGroup var options: StoreOptions
@@ -31,7 +35,11 @@ extension SessionStore {
             }
             let formatter = ISO8601DateFormatter()
             for snapshot in snapshots {
-                print("\(snapshot.name)  \(formatter.string(from: snapshot.takenAt))  \(snapshot.sizeBytes) bytes")
+                var line = "\(snapshot.name)  \(formatter.string(from: snapshot.takenAt))  \(snapshot.sizeBytes) bytes"
+                if let tabs = snapshot.tabCount { line += "  \(tabs) tab\(tabs == 1 ? "" : "s")" }
+                if snapshot.isKeptAsLastGood { line += "  kept: last good session" }
+                if snapshot.isForeign { line += "  foreign: another store's" }
+                print(line)
             }
         }
     }
@@ -58,7 +66,8 @@ extension SessionStore {
             discussion: """
                 First takes a snapshot of the current content, so the restore can be undone, then \
                 copies the chosen snapshot into the open file with SQLite's backup API: apps that \
-                have the store open see the restored content.
+                have the store open see the restored content. A snapshot of another store that was \
+                at this path before is refused (exit 65) unless --foreign is given.
                 """)
 
         @OptionGroup var options: StoreOptions
@@ -66,6 +75,9 @@ extension SessionStore {
         @Argument(help: ArgumentHelp(
             "The snapshot's name, or a unique beginning of it, as `sessionstore snapshots` prints it.", valueName: "name"))
         var name: String
+
+        @Flag(help: "Restore a snapshot of another store that was at this path before (shown foreign by `snapshots`).")
+        var foreign = false
 
         func validate() throws {
             try PathArgument.validate(name, as: "the snapshot name")
@@ -78,8 +90,9 @@ extension SessionStore {
             let snapshot = try Self.snapshot(named: name, among: known)
             // A snapshot that cannot be restored is refused before the store is opened for writing.
             try SessionStoreFile.checkRestorable(snapshot, configuration: options.configuration)
+            if snapshot.isForeign, !foreign { throw StorageError.foreignSnapshot(snapshot.name) }
             let database = try options.openForWriting(create: false)
-            try database.restoreSnapshot(named: snapshot.name)
+            try database.restoreSnapshot(named: snapshot.name, allowingForeign: foreign)
             let undo = try database.snapshots().first?.name ?? "-"
             try database.close()
             print("Restored snapshot \(snapshot.name); the content before it is snapshot \(undo).")

@@ -335,6 +335,7 @@ extension SessionDatabase {
     ///
     /// Unlike ``importArchive(_:replacing:)`` on a decoded document, nothing is
     /// checked before the transaction starts: the document is read once.
+    /// With `replacing`, a store that holds tabs is snapshotted first, as for a decoded document.
     ///
     /// - Returns: How many browsers, tabs and closed entries were imported.
     /// - Throws: ``StorageError/invalidArchive(location:reason:)``, another
@@ -343,7 +344,9 @@ extension SessionDatabase {
     public func importArchive(
         from reader: SessionArchive.Reader, replacing: Bool = false
     ) throws -> SessionArchive.ImportCounts {
-        try mutate { db in
+        // The document's size is not known before it is read: a store with tabs is snapshotted first.
+        if replacing { try? snapshotBeforeReplacing(withTabs: nil) }
+        return try mutate { db in
             histories.removeAll()
             let importer = try ArchiveImporter(db, configuration: configuration, replacing: replacing)
             try reader.read(into: importer)
@@ -356,10 +359,14 @@ extension SessionDatabase {
     /// By default the document is merged: its identifiers must be new to the
     /// store. With `replacing`, the store's content is swapped for the
     /// document's. Nothing is written unless everything is valid.
+    /// A replacing import that leaves fewer tabs than the store holds first takes
+    /// a snapshot, unless the newest already holds the last change (at most one
+    /// such snapshot an interval; see ``SnapshotPolicy``).
     ///
     /// - Throws: ``StorageError/invalidArchive(location:reason:)``, and
     ///   ``StorageError`` (`closed`, `busy`, `readOnly`, `fileMovedOrDeleted`, `sqlite`).
     public func importArchive(_ archive: SessionArchive, replacing: Bool = false) throws {
+        if replacing { try? snapshotBeforeReplacing(withTabs: archive.openTabCount) }
         try mutate { db in
             histories.removeAll()
             try ArchiveImporter.write(db, archive, configuration: configuration, replacing: replacing)
@@ -372,6 +379,7 @@ extension SessionDatabase {
     /// - Throws: ``StorageError/invalidArchive(location:reason:)``, another
     ///   ``StorageError``, or `CancellationError` if the task was cancelled before the write started.
     public func importArchive(_ archive: SessionArchive, replacing: Bool = false) async throws {
+        if replacing { try? await handedOff { try self.snapshotBeforeReplacing(withTabs: archive.openTabCount) } }
         try await mutate { [histories, configuration] db in
             histories.removeAll()
             try ArchiveImporter.write(db, archive, configuration: configuration, replacing: replacing)

@@ -126,7 +126,7 @@ public final class SessionDatabase: Sendable {
 
     private init(
         path: String?, writer: any DatabaseWriter, configuration: Configuration = Configuration(),
-        readOnlyConnection: ReadOnlyConnection? = nil
+        readOnlyConnection: ReadOnlyConnection? = nil, storeID: String? = nil
     ) {
         self.path = path
         self.writer = writer
@@ -139,7 +139,7 @@ public final class SessionDatabase: Sendable {
         histories = NavigationHistoryCache(afterTransaction: afterTransaction)
         fileIdentity = path.flatMap(FileIdentity.init(path:))
         if let path, let policy = configuration.snapshots, writer is DatabasePool {
-            snapshotKeeper = SnapshotKeeper(storePath: path, policy: policy, configuration: configuration)
+            snapshotKeeper = SnapshotKeeper(storePath: path, policy: policy, configuration: configuration, storeID: storeID)
         } else {
             snapshotKeeper = nil
         }
@@ -197,8 +197,9 @@ public final class SessionDatabase: Sendable {
             let pool = try DatabasePool(path: path, configuration: configuration.grdb(readonly: false))
             // Checked again on the writer: another process may have replaced the file since.
             let status: SchemaStatus
+            let storeID: String?
             do {
-                status = try pool.writeWithoutTransaction { db in
+                (status, storeID) = try pool.writeWithoutTransaction { db in
                     // SQLite opens a file it cannot write read-only, silently: say so now, not at the first write.
                     if sqlite3_db_readonly(db.sqliteConnection, "main") == 1 {
                         throw StorageError.readOnly(path: path, reason: "the file or its file system is read-only")
@@ -206,7 +207,7 @@ public final class SessionDatabase: Sendable {
                     // GRDB sets synchronous=NORMAL when it opens a pool, after the store's own
                     // settings: set the configured one again (the value is this package's constant).
                     try db.execute(sql: "PRAGMA synchronous = \(configuration.synchronous.rawValue)")
-                    return try SchemaMigrator(configuration).status(db, path: path)
+                    return (try SchemaMigrator(configuration).status(db, path: path), try StoreIdentity.read(db))
                 }
             } catch {
                 try? pool.close()
@@ -218,7 +219,7 @@ public final class SessionDatabase: Sendable {
                 // Pending migrations: the careful path, with its backup, then open again.
                 return try open(atPath: path, configuration: configuration, checkingFirst: true)
             }
-            let database = SessionDatabase(path: path, writer: pool, configuration: configuration)
+            let database = SessionDatabase(path: path, writer: pool, configuration: configuration, storeID: storeID)
             // What a snapshot or a creation cut short left behind goes now (TemporaryClaim).
             database.snapshotKeeper?.removeLeftoversSoon()
             SessionStoreFile.removeStaleCreations(of: DatabaseFile.followingSymbolicLinks(path))

@@ -5,14 +5,15 @@ import SessionModel
 // MARK: - Snapshots
 
 extension SessionDatabase {
-    /// The store's snapshots, newest first; empty in memory or with snapshots off.
+    /// The store's snapshots, newest first, each marked foreign or kept as the last
+    /// good session; empty in memory or with snapshots off.
     ///
     /// - Throws: ``StorageError/closed(path:)``.
     public func snapshots() throws -> [StoreSnapshot] {
         try checkOpen()
         defer { LockAudit.after(#function, on: self) }
         guard let snapshotKeeper else { return [] }
-        return (try? SnapshotKeeper.list(in: snapshotKeeper.directory)) ?? []
+        return (try? snapshotKeeper.annotatedSnapshots()) ?? []
     }
 
     /// Takes a snapshot now, whatever the schedule, and prunes the old ones, on
@@ -44,8 +45,8 @@ extension SessionDatabase {
     /// over, even while another process holds the write lock.
     ///
     /// - Throws: As the synchronous form.
-    public func restoreSnapshot(named name: String) async throws {
-        try await handedOff { try self.restoreSnapshot(named: name) }
+    public func restoreSnapshot(named name: String, allowingForeign: Bool = false) async throws {
+        try await handedOff { try self.restoreSnapshot(named: name, allowingForeign: allowingForeign) }
     }
 
     /// Puts the content of snapshot `name` back into the store, after taking a
@@ -61,10 +62,13 @@ extension SessionDatabase {
     /// to a new random value, so no cache takes the restored lists for the ones
     /// it holds, and observations deliver the restored state.
     ///
-    /// - Throws: ``StorageError/unknownSnapshot(_:)``; ``StorageError/corrupt(path:reason:)``,
+    /// A snapshot of another store that was at this path before is refused unless
+    /// `allowingForeign`; restored, its content takes this store's identity.
+    ///
+    /// - Throws: ``StorageError/unknownSnapshot(_:)``; ``StorageError/foreignSnapshot(_:)``; ``StorageError/corrupt(path:reason:)``,
     ///   ``StorageError/notASessionStore(path:reason:)`` or ``StorageError/migrationsPending(path:pending:)``
     ///   for a snapshot that cannot be restored as it is; ``StorageError/busy(path:)``.
-    public func restoreSnapshot(named name: String) throws {
+    public func restoreSnapshot(named name: String, allowingForeign: Bool = false) throws {
         try checkOpen()
         try refuseInsideWritingTogether()
         defer { LockAudit.after(#function, on: self) }
@@ -77,6 +81,10 @@ extension SessionDatabase {
         let connection = try ReadOnlyConnection(atPath: restorable.path, configuration: configuration)
         defer { connection.close() }
         let source = connection.queue
+        // Read in the file itself: the name of one taken by an older version does not tell.
+        let taken = (try? source.read { try StoreIdentity.read($0) }) ?? nil
+        let foreign = taken != nil && snapshotKeeper.storeID != nil && taken != snapshotKeeper.storeID
+        if foreign, !allowingForeign { throw StorageError.foreignSnapshot(name) }
         do {
             try snapshotKeeper.take()
             defer {
@@ -84,7 +92,9 @@ extension SessionDatabase {
                 histories.removeAll()
             }
             try pool.writeWithoutTransaction { destination in
+                let identity = try StoreIdentity.firstMigration(destination)
                 try source.inDatabase { snapshotDB in try snapshotDB.backup(to: destination) }
+                if foreign, let identity { try StoreIdentity.restore(identity, in: destination) }
                 // Revisions the restored lists never had: a cache anywhere that holds a
                 // list at a revision the store had before sees a mismatch, and reloads.
                 try destination.execute(sql: "UPDATE browsers SET revision = abs(random() % 4611686018427387904)")
@@ -171,8 +181,9 @@ extension SessionStoreFile {
         return restorable
     }
 
-    /// The snapshots of the store at `path`, newest first, without opening it
-    /// for writing (the folder named by the configuration's ``SnapshotPolicy``).
+    /// The snapshots of the store at `path`, newest first, each marked foreign or kept
+    /// as the last good session, without opening it for writing (the folder named by
+    /// the configuration's ``SnapshotPolicy``).
     ///
     /// - Throws: ``StorageError`` when the folder cannot be read.
     public static func snapshots(
@@ -181,7 +192,9 @@ extension SessionStoreFile {
         defer { LockAudit.after(#function, onFileAt: path) }
         guard let policy = configuration.snapshots else { return [] }
         do {
-            return try SnapshotKeeper.list(in: policy.directory ?? path + ".snapshots")
+            return SnapshotKeeper.annotated(
+                try SnapshotKeeper.list(in: policy.directory ?? path + ".snapshots"),
+                storeID: storeIdentity(atPath: path, configuration: configuration), policy: policy)
         } catch {
             throw StorageError.readOnly(path: path + ".snapshots", reason: "the snapshot folder cannot be read")
         }

@@ -53,11 +53,12 @@ public enum SessionStoreFile {
             }
         }
         let schema: SchemaStatus
+        var identity: String?
         if state == .missing {
             schema = SchemaStatus(applied: [], pending: all)
         } else {
-            schema = try readOnly(atPath: path, configuration: configuration, operation: "reading the schema") {
-                try migrator.status($0, path: path)
+            (schema, identity) = try readOnly(atPath: path, configuration: configuration, operation: "reading the schema") {
+                (try migrator.status($0, path: path), try StoreIdentity.read($0))
             }
         }
         if dryRun || schema.isCurrent {
@@ -79,6 +80,9 @@ public enum SessionStoreFile {
         var backupPath: String?
         if configuration.backupBeforeMigrating && !schema.applied.isEmpty {
             backupPath = try backup(atPath: path, version: schema.version ?? "empty", configuration: configuration)
+        }
+        if !schema.applied.isEmpty {
+            snapshotBeforeMigrating(atPath: path, identity: identity, configuration: configuration)
         }
         do {
             let applied = try migrateInPlace(atPath: path, configuration: configuration, migrator: migrator)

@@ -37,6 +37,9 @@ public struct RecoveryReport: Sendable, Hashable, Codable {
     public var browsers: [BrowserRecovery]
     /// What was repaired so that every rule holds again, one line each.
     public var repairs: [String]
+    /// The snapshot of the source taken because fewer tabs were kept than it held
+    /// (its name in the source's snapshot folder); `nil` when none was needed or could be taken.
+    public var sourceSnapshot: String?
 
     /// Open tabs recovered, in every browser.
     public var tabsRecovered: Int { browsers.reduce(0) { $0 + $1.tabs } }
@@ -110,6 +113,7 @@ extension SessionStoreFile {
 
         // 3. A new store beside `output`, claimed while it is built, filled, mended, checked, then linked into place.
         let building = "\(output).recovering-\(getpid())-\(UUID().uuidString.prefix(8))"
+        let originalConfiguration = configuration
         var configuration = configuration
         configuration.backupBeforeMigrating = false
         configuration.snapshots = nil
@@ -141,6 +145,13 @@ extension SessionStoreFile {
             report.source = source
             report.output = output
             report.walMerged = walMerged
+            // What the original held, as SQLite reads it when it still can; else the tab rows found.
+            let held = try? readOnly(atPath: source, configuration: originalConfiguration, operation: "counting tabs") {
+                try StoreIdentity.openTabCount($0)
+            }
+            if held.map({ report.tabsRecovered < $0 }) ?? ((report.rowsKept["tabs"] ?? 0) < (report.rowsFound["tabs"] ?? 0)) {
+                report.sourceSnapshot = snapshotBeforeReplacing(damaged: source, configuration: originalConfiguration)
+            }
             return report
         } catch {
             DatabaseFile.removeWithCompanions(building)
