@@ -52,14 +52,39 @@ public final class SQLiteRecentlyClosedRepository: RecentlyClosedRepository {
         database.snapshotsClearedOfHistory()
     }
 
+    // Pruning is a deletion too: the snapshots that hold a pruned tab go (see ``pruningEverywhere()``).
+
     @discardableResult
     public func pruneExpired() throws -> Int {
-        try database.mutate(pruning())
+        try pruningEverywhere().removed
     }
 
     @discardableResult
     public func pruneExpired() async throws -> Int {
-        try await database.mutate(pruning())
+        let (removed, tabs) = try await database.mutate(pruning())
+        guard removed > 0 else { return 0 }
+        let database = database
+        return try await database.handedOff {
+            database.clearedEverywhere(removed: removed, checkpointWait: 0.1) { try Self.holdsAnyTab(of: tabs, $0) }
+        }.removed
+    }
+
+    /// Prunes as ``pruneExpired()`` does, and says what that did beyond the rows:
+    /// once something was pruned, the WAL is folded back and truncated (waiting
+    /// 100 ms at most for other processes' reads), and every snapshot that holds
+    /// a pruned tab is deleted, then a fresh one taken.
+    package func pruningEverywhere() throws -> StoreClearing {
+        let (removed, tabs) = try database.mutate(pruning())
+        guard removed > 0 else { return StoreClearing(removed: 0) }
+        return database.clearedEverywhere(removed: removed, checkpointWait: 0.1) { try Self.holdsAnyTab(of: tabs, $0) }
+    }
+
+    /// Whether the store `db` (a snapshot, say) holds one of `tabs`, open or closed.
+    private static func holdsAnyTab(of tabs: [String], _ db: Database) throws -> Bool {
+        guard !tabs.isEmpty else { return false }
+        let list = String(decoding: try JSONEncoder().encode(tabs), as: UTF8.self)
+        return try Bool.fetchOne(
+            db, sql: "SELECT 1 FROM tabs WHERE id IN (SELECT value FROM json_each(?)) LIMIT 1", arguments: [list]) ?? false
     }
 
     // MARK: - Transactions
@@ -125,12 +150,23 @@ public final class SQLiteRecentlyClosedRepository: RecentlyClosedRepository {
         }
     }
 
-    private func pruning() -> @Sendable (Database) throws -> Int {
+    /// Prunes, returning how many entries went and the ids of their tabs.
+    private func pruning() -> @Sendable (Database) throws -> (Int, [String]) {
         let configuration = database.configuration
         return { db in
+            // The tabs of recently closed entries: closed by themselves, or in a closed window.
+            let closedTabs = """
+                SELECT t.id FROM tabs AS t LEFT JOIN browsers AS b ON b.id = t.browser_id
+                WHERE t.closed_entry_id IS NOT NULL OR b.closed_entry_id IS NOT NULL
+                """
+            let tabsBefore = Set(try String.fetchAll(db, sql: closedTabs))
             let before = try Int.fetchOne(db, sql: "SELECT count(*) FROM closed_entries") ?? 0
             try ClosedEntryRows.prune(db, configuration: configuration)
-            return before - (try Int.fetchOne(db, sql: "SELECT count(*) FROM closed_entries") ?? 0)
+            let removed = before - (try Int.fetchOne(db, sql: "SELECT count(*) FROM closed_entries") ?? 0)
+            guard removed > 0 else { return (0, []) }
+            // The pruned pages left the search index through its triggers; merging drops their words.
+            try TabSearchIndex.dropDeletedWords(db)
+            return (removed, tabsBefore.subtracting(try String.fetchAll(db, sql: closedTabs)).sorted())
         }
     }
 
