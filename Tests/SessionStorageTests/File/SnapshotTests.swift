@@ -70,24 +70,32 @@ import Testing
         #expect(Set(kept.dropFirst(3)).count == kept.count - 3)
     }
 
-    /// Clearing browsing data deletes the snapshots that hold it: no file of the
-    /// snapshot folder keeps the cleared URL.
-    @Test func clearBrowsingData_leavesTheClearedURLInNoSnapshot() throws {
+    /// Clearing browsing data deletes the snapshots that hold it, one in a
+    /// subfolder of the snapshot folder too (where retention does not look), and
+    /// keeps the others: no file of the folder keeps the cleared URL, and a fresh
+    /// snapshot holds the store as cleared.
+    @Test func clearBrowsingData_deletesEverySnapshotHoldingTheClearedURL_andKeepsTheOthers() throws {
         let store = try TemporaryStore.onDisk()
         let (browser, _) = try store.seed("| a* b")
         let tab = try store.tabs.webStateList(in: browser).webStates[1].id
-        try store.histories.commit(NavigationItem(url: "https://secret.example/private", title: "Secret"), in: tab)
         try store.histories.commit(NavigationItem(url: "https://public.example/", title: "Public"), in: tab)
-        try store.database.takeSnapshot()
-        try store.database.takeSnapshot()
+        let clean = try #require(try store.database.takeSnapshot())
+        try store.histories.commit(NavigationItem(url: "https://secret.example/private", title: "Secret"), in: tab)
+        try store.histories.commit(NavigationItem(url: "https://public.example/2", title: "Public"), in: tab)
+        let holding = try #require(try store.database.takeSnapshot())
         let directory = try #require(store.database.snapshotKeeper?.directory)
-        #expect(try Self.files(in: directory).contains { $0.range(of: Data("secret.example".utf8)) != nil })
+        try FileManager.default.createDirectory(atPath: directory + "/kept", withIntermediateDirectories: false)
+        try FileManager.default.copyItem(atPath: holding.path, toPath: directory + "/kept/" + holding.name)
+        #expect(SnapshotKeeper.snapshotFiles(in: directory).contains("kept/" + holding.name))
 
         try store.histories.clearBrowsingData(.host("secret.example"))
-        let files = try Self.files(in: directory)
-        #expect(files.count == 1)
+        let left = SnapshotKeeper.snapshotFiles(in: directory)
+        #expect(left.contains(clean.name))
+        #expect(!left.contains(holding.name) && !left.contains("kept/" + holding.name))
+        #expect(left.count >= 2, "the clean snapshot and a fresh one: \(left)")
+        let files = try left.map { try Data(contentsOf: URL(fileURLWithPath: directory + "/" + $0)) }
         #expect(!files.contains { $0.range(of: Data("secret.example".utf8)) != nil })
-        #expect(files.contains { $0.range(of: Data("public.example".utf8)) != nil })
+        #expect(files.contains { $0.range(of: Data("public.example/2".utf8)) != nil })
     }
 
     @Test func offTheRecord_neverSnapshots() throws {
@@ -126,11 +134,5 @@ import Testing
         stop.withLock { $0 = true }
         done.wait()
         #expect(try SessionStoreFile.check(atPath: try #require(store.path)).isEmpty)
-    }
-
-    private static func files(in directory: String) throws -> [Data] {
-        try FileManager.default.contentsOfDirectory(atPath: directory).map {
-            try Data(contentsOf: URL(fileURLWithPath: directory + "/" + $0))
-        }
     }
 }
