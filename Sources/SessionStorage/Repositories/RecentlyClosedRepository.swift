@@ -68,6 +68,10 @@ public protocol RecentlyClosedRepository: Sendable {
 
     /// Applies the cap and lifetime now (they are otherwise applied when an entry is recorded).
     ///
+    /// When entries go, the search index drops their pages' words, the WAL is
+    /// folded back (waiting 100 ms at most for other processes' reads), and every
+    /// snapshot that holds one of their tabs is deleted, then a fresh one taken.
+    ///
     /// - Returns: How many entries were deleted.
     @discardableResult
     func pruneExpired() throws -> Int
