@@ -140,8 +140,12 @@ import Testing
             try tabs.insert(closed, in: browser, params: .automatic())
             try tabs.insert(keptTab, in: other, params: .automatic().activate())
             // The kept page was visited long ago, in another browser: `--since` and `--browser` keep it.
+            // It names a cleared page as its referrer, which goes.
             try histories.commit(
-                NavigationItem(url: kept, title: "kept", timestamp: Date(timeIntervalSince1970: 1_000_000_000)), in: keptTab.id)
+                NavigationItem(
+                    url: kept, title: "kept", referrerURL: "https://cleared-open-\(unique).example/",
+                    timestamp: Date(timeIntervalSince1970: 1_000_000_000)),
+                in: keptTab.id)
             try histories.commit(NavigationItem(url: clearedOpen, title: "open \(word)"), in: open.id)
             _ = try histories.setEngineState(Data("engine state of \(clearedOpen)".utf8), for: open.id)
             try histories.commit(NavigationItem(url: clearedClosed, title: "closed \(word)"), in: closed.id)
@@ -209,6 +213,7 @@ import Testing
 
         #expect(try planted.filesHolding(cleared) == [])
         #expect(try planted.urls() == (how == "--all" ? [] : [planted.kept]))
+        #expect(try PlainSQLite.strings("SELECT count(*) FROM navigation_entries WHERE referrer_url IS NOT NULL", atPath: planted.path) == ["0"])
         #expect(try SessionStoreFile.check(atPath: planted.path).isEmpty)
         // The fresh snapshot holds the store as cleared, and is the only one left.
         let snapshots = try SessionStoreFile.snapshots(atPath: planted.path)

@@ -75,7 +75,8 @@ public protocol NavigationHistoryRepository: Sendable {
 
     /// Deletes history entries across every tab, open or closed, keeping every
     /// history valid (a current entry that goes is replaced by its nearest survivor).
-    /// A tab that lost entries loses its engine state too (it holds the same pages).
+    /// A tab that lost entries loses its engine state too (it holds the same pages),
+    /// and an entry that survives no longer names a cleared page as its referrer.
     ///
     /// With sync on, the tabs that lost entries are sent again without them, and
     /// other devices' tabs that show a cleared page anywhere in their navigations

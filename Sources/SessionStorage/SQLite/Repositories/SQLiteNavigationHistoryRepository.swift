@@ -127,6 +127,7 @@ public final class SQLiteNavigationHistoryRepository: NavigationHistoryRepositor
             histories.removeAll()
             let candidates = try filter.candidateTabs(db)
             var deleted = 0
+            var clearedURLs: Set<String> = []
             for text in candidates {
                 guard let tab = WebStateID(uuidString: text) else { continue }
                 let stored = try NavigationHistoryRows.load(db, tab: tab)
@@ -134,10 +135,12 @@ public final class SQLiteNavigationHistoryRepository: NavigationHistoryRepositor
                 let change = history.removeAll { filter.matches($0) }
                 guard !change.removedIndexes.isEmpty else { continue }
                 deleted += change.removedIndexes.count
+                if filter != .all { clearedURLs.formUnion(change.removedIndexes.map { stored.history.items[$0].url }) }
                 try self.write(db, from: stored, to: history)
                 // The engine's own state of the tab (its back-forward list) holds the cleared pages too.
                 try db.execute(sql: "DELETE FROM tab_engine_states WHERE tab_id = ?", arguments: [text])
             }
+            try self.forgetReferrers(db, to: clearedURLs)
             // The search index dropped the cleared pages through its triggers, but an
             // FTS5 delete only marks them: merging rewrites the index without them.
             if deleted > 0 { try TabSearchIndex.dropDeletedWords(db) }
@@ -146,6 +149,30 @@ public final class SQLiteNavigationHistoryRepository: NavigationHistoryRepositor
             _ = try SyncRows.clearRemote(db, matching: filter)
             _ = try SyncRows.clearOutgoingCommands(db, matching: filter)
             return deleted
+        }
+    }
+
+    /// Removes `urls` from the referrers of the entries that survived a clearing
+    /// (a page reached by a link from a cleared one names it), unless a history
+    /// still holds that page itself.
+    private func forgetReferrers(_ db: Database, to urls: Set<String>) throws {
+        guard !urls.isEmpty else { return }
+        let gone = Set(try String.fetchAll(
+            db, sql: "SELECT value FROM json_each(?) WHERE value NOT IN (SELECT url FROM navigation_entries)",
+            arguments: [String(decoding: try JSONEncoder().encode(urls.sorted()), as: UTF8.self)]))
+        guard !gone.isEmpty else { return }
+        let tabs = try String.fetchAll(
+            db, sql: "SELECT DISTINCT tab_id FROM navigation_entries WHERE referrer_url IN (SELECT value FROM json_each(?))",
+            arguments: [String(decoding: try JSONEncoder().encode(gone.sorted()), as: UTF8.self)])
+        for text in tabs {
+            guard let tab = WebStateID(uuidString: text) else { continue }
+            let stored = try NavigationHistoryRows.load(db, tab: tab)
+            let items = stored.history.items.map { item in
+                var copy = item
+                if let referrer = item.referrerURL, gone.contains(referrer) { copy.referrerURL = nil }
+                return copy
+            }
+            try write(db, from: stored, to: try NavigationHistory(items: items, currentIndex: stored.history.currentIndex))
         }
     }
 
