@@ -10,7 +10,8 @@ extension SessionStore {
             discussion: """
                 A store opened for writing snapshots itself at most once an hour while it is written \
                 (VACUUM INTO, mode 0600), in the folder FILE.snapshots beside it, keeping the last 3 \
-                plus one a day for 7 days.
+                plus one a day for 7 days. `clear` and `prune` delete every snapshot that holds what \
+                they removed, and take a fresh one.
                 """)
 
         @OptionGroup var options: StoreOptions

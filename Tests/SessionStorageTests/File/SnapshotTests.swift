@@ -98,6 +98,29 @@ import Testing
         #expect(files.contains { $0.range(of: Data("public.example/2".utf8)) != nil })
     }
 
+    /// The `async` forms of clearing and pruning delete the snapshots that hold what they removed, as the synchronous ones do.
+    @Test func clearingAndPruning_async_deleteTheSnapshotsHoldingWhatTheyRemoved() async throws {
+        let store = try TemporaryStore.onDisk()
+        let (browser, _) = try store.seed("| a* b c")
+        let tabs = try await store.tabs.webStateList(in: browser).webStates.map(\.id)
+        try await store.histories.commit(NavigationItem(url: "https://secret.example/", title: "Secret"), in: tabs[1])
+        try await store.histories.commit(NavigationItem(url: "https://closed.example/", title: "Closed"), in: tabs[2])
+        try await store.tabs.close(in: browser, at: 2)
+        let directory = try #require(store.database.snapshotKeeper?.directory)
+        let first = try #require(try await store.database.takeSnapshot())
+        #expect(try await store.histories.clearBrowsingData(.url("https://secret.example/")) == 1)
+        #expect(!SnapshotKeeper.snapshotFiles(in: directory).contains(first.name))
+
+        let second = try #require(try await store.database.takeSnapshot())
+        try PlainSQLite.execute("UPDATE closed_entries SET closed_at = '2001-01-01 00:00:00.000'", atPath: try #require(store.path))
+        #expect(try await SQLiteRecentlyClosedRepository(database: store.database).pruneExpired() == 1)
+        #expect(!SnapshotKeeper.snapshotFiles(in: directory).contains(second.name))
+        for name in SnapshotKeeper.snapshotFiles(in: directory) {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))
+            #expect(bytes.range(of: Data("secret.example".utf8)) == nil && bytes.range(of: Data("closed.example".utf8)) == nil)
+        }
+    }
+
     @Test func offTheRecord_neverSnapshots() throws {
         let database = try SessionDatabase.inMemory()
         _ = try SQLiteBrowserRepository(database: database).createBrowser()
