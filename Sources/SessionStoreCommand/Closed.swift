@@ -56,14 +56,16 @@ extension SessionStore {
             discussion: """
                 The entries are dropped beside another process's read transaction too; the file \
                 is then compacted only if no other process is reading it, and prune says when it \
-                skipped that.
+                skipped that. Every snapshot that holds a pruned tab is deleted, whatever retention \
+                keeps, and a fresh one is taken.
                 """)
 
         @OptionGroup var options: StoreOptions
 
         func run() throws {
             let database = try options.openForWriting(create: false)
-            let removed = try SQLiteRecentlyClosedRepository(database: database).pruneExpired()
+            let pruning = try SQLiteRecentlyClosedRepository(database: database).pruningEverywhere()
+            let removed = pruning.removed
             let compaction = try database.compactUnlessRead()
             try database.close()
             let entries = "Removed \(removed) expired closed entr\(removed == 1 ? "y" : "ies")"
@@ -79,6 +81,7 @@ extension SessionStore {
             case nil:
                 print("\(entries); reclaimed 0 bytes (0 -> 0).")
             }
+            if removed > 0 { print(Clear.snapshotLine(pruning, holding: "a pruned tab")) }
         }
     }
 }

@@ -22,12 +22,13 @@ public struct SessionStore: ParsableCommand {
               70  a migration or SQLite operation failed unexpectedly
               73  the file or its directory cannot be written, or a file to create exists
               74  writing the output failed, or the disk is full
-              75  the database is locked by another process beyond the busy timeout
+              75  the database is locked by another process beyond the busy timeout, or (clear)
+                  another process's read kept the WAL from being truncated
               78  the database is newer than this tool
             """,
         version: SessionStoreRelease.version,
         subcommands: [
-            Migrate.self, Status.self, Check.self, Ls.self, Show.self, Closed.self, Restore.self, Prune.self,
+            Migrate.self, Status.self, Check.self, Ls.self, Show.self, Closed.self, Restore.self, Prune.self, Clear.self,
             Search.self, Export.self, Import.self, Demo.self, Watch.self, Snapshots.self, Snapshot.self, RestoreSnapshot.self, Recover.self,
             Pair.self, Sync.self, Devices.self, Remote.self, Send.self, CloseRemote.self, Revoke.self, DeleteAccount.self,
             Host.self, InstallHost.self, UninstallHost.self, Open.self,

@@ -14,7 +14,9 @@ extension SessionStore {
                 while every newer one holds less than half of its tabs: it is marked "kept: last good \
                 session" until a newer one of similar size replaces it (delete its file to let it go). \
                 A snapshot of another store that was at this path before is marked "foreign": never \
-                counted or deleted by rotation, and restored only with `restore-snapshot --foreign`.
+                counted or deleted by rotation, and restored only with `restore-snapshot --foreign`. `clear` and \
+                `prune` delete every snapshot that holds what they removed, the kept one included, and \
+                take a fresh one.
                 """)
 
         @OptionGroup var options: StoreOptions

@@ -4,7 +4,9 @@ import Testing
 
 /// `prune` beside another process's open read transaction: the expired entries go
 /// at once, and the compaction that would wait for the reader is skipped and said
-/// so (issue 32), where prune waited out the busy timeout and exited 75.
+/// so (issue 32), where prune waited out the busy timeout and exited 75. `clear`
+/// beside one clears too, but says that the WAL still holds the cleared data and
+/// exits 75 (issue 35).
 @Suite struct PruneBesideAReaderTests {
     let binary = SessionStoreBinary()
 
@@ -46,6 +48,56 @@ import Testing
             #expect(again.status == 0, "\(again)")
             #expect(again.stdout.hasPrefix("Removed 0 expired closed entries; reclaimed "), "\(again)")
             #expect(try binary.run(["check", "--db", store], in: dir.path).status == 0)
+        }
+    }
+
+    /// `clear` beside a read transaction: the entries are cleared and the snapshots
+    /// scrubbed, but the WAL that the reader keeps still holds them: clear says so
+    /// and exits 75. Once the reader ends, clearing again folds the WAL in.
+    @Test func clear_besideAReadTransaction_clears_andExits75_sayingTheWALStillHoldsIt() throws {
+        try TemporaryDirectory.with { dir in
+            let store = dir.file("s.sqlite")
+            #expect(try binary.run(["demo", "--db", store, "--browsers", "2", "--tabs", "10"], in: dir.path).status == 0)
+            #expect(try binary.run(["snapshot", "--db", store], in: dir.path).status == 0)
+            let entries = try #require(Int(try sqlite(store, "SELECT count(*) FROM navigation_entries")))
+            #expect(entries > 0)
+
+            let reader = try SQLiteShellReader(store: store)
+            defer { reader.end() }
+            let cleared = try binary.run(["clear", "--all", "--db", store, "--busy-timeout", "0.5"], in: dir.path)
+            #expect(cleared.status == 75, "\(cleared)")
+            #expect(cleared.stdout.hasPrefix("Cleared \(entries) history entries (all browsing data)."), "\(cleared)")
+            // The snapshot taken above, and any that `demo` took itself.
+            #expect(cleared.stdout.contains("that held cleared pages"), "\(cleared)")
+            #expect(cleared.stderr.contains("its WAL still holds the cleared data until that reader ends"), "\(cleared)")
+            #expect(try sqlite(store, "SELECT count(*) FROM navigation_entries") == "0")
+
+            reader.end()
+            let again = try binary.run(["clear", "--all", "--db", store], in: dir.path)
+            #expect(again.status == 0, "\(again)")
+            #expect(again.stdout.hasPrefix("Cleared 0 history entries"), "\(again)")
+            #expect(again.stdout.contains("No snapshot held cleared pages"), "\(again)")
+            #expect(again.stdout.contains("The WAL was folded into the file and truncated"), "\(again)")
+            #expect(try binary.run(["check", "--db", store], in: dir.path).status == 0)
+        }
+    }
+
+    /// `clear` takes exactly one of its three forms, and a date it can read;
+    /// anything else is a usage error that leaves the file as it was.
+    @Test func clear_withoutExactlyOneForm_orABadDate_isAUsageError_andChangesNothing() throws {
+        try TemporaryDirectory.with { dir in
+            let store = dir.file("s.sqlite")
+            #expect(try binary.run(["demo", "--db", store], in: dir.path).status == 0)
+            let before = fileBytes(store)
+            for arguments in [[], ["--all", "--since", "2026-01-01"], ["--since", "yesterday"], ["--since", "2026-13-01"]] {
+                let result = try binary.run(["clear", "--db", store] + arguments, in: dir.path)
+                #expect(result.status == 64, "\(arguments): \(result)")
+                #expect(result.stdout.isEmpty, "\(arguments): \(result)")
+            }
+            let unknown = try binary.run(["clear", "--browser", "ffffffff", "--db", store], in: dir.path)
+            #expect(unknown.status == 65, "\(unknown)")
+            #expect(unknown.stderr.contains("no browser ffffffff"), "\(unknown)")
+            #expect(fileBytes(store) == before)
         }
     }
 }

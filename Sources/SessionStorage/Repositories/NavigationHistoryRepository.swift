@@ -75,10 +75,17 @@ public protocol NavigationHistoryRepository: Sendable {
 
     /// Deletes history entries across every tab, open or closed, keeping every
     /// history valid (a current entry that goes is replaced by its nearest survivor).
+    /// A tab that lost entries loses its engine state too (it holds the same pages),
+    /// and an entry that survives no longer names a cleared page as its referrer.
     ///
     /// With sync on, the tabs that lost entries are sent again without them, and
     /// other devices' tabs that show a cleared page anywhere in their navigations
-    /// leave this store's cache of remote tabs, in the same transaction.
+    /// leave this store's cache of remote tabs, in the same transaction; so do
+    /// queued commands that name a cleared page.
+    ///
+    /// Once committed, the WAL is folded back into the file and truncated
+    /// (waiting for other connections' reads up to the busy timeout), and every
+    /// snapshot that holds a cleared page is deleted, then a fresh one taken.
     ///
     /// - Returns: How many entries were deleted.
     @discardableResult
@@ -113,6 +120,9 @@ public enum BrowsingDataFilter: Hashable, Sendable {
     case host(String)
     /// Every entry visited in this time range.
     case timeRange(ClosedRange<Date>)
+    /// Every entry of one browser's tabs: its open tabs and the tabs and groups
+    /// it closed that wait in recently closed.
+    case browser(BrowserID)
     /// Every entry.
     case all
 }

@@ -49,8 +49,8 @@ public protocol RecentlyClosedRepository: Sendable {
     /// Deletes one entry and everything it holds.
     ///
     /// Nothing of it stays in the file (its pages leave the search index's segments)
-    /// nor in the store's rolling snapshots, which are replaced as by clearing
-    /// browsing data.
+    /// nor in the store's rolling snapshots: as when clearing browsing data, every
+    /// snapshot that holds one of its tabs is deleted and a fresh one taken.
     ///
     /// - Throws: ``StorageError/unknownClosedEntry(_:)``.
     func forget(_ id: ClosedEntryID) throws
@@ -67,6 +67,10 @@ public protocol RecentlyClosedRepository: Sendable {
     func forgetAll() async throws
 
     /// Applies the cap and lifetime now (they are otherwise applied when an entry is recorded).
+    ///
+    /// When entries go, the search index drops their pages' words, the WAL is
+    /// folded back (waiting 100 ms at most for other processes' reads), and every
+    /// snapshot that holds one of their tabs is deleted, then a fresh one taken.
     ///
     /// - Returns: How many entries were deleted.
     @discardableResult

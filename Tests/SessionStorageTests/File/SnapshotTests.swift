@@ -70,24 +70,55 @@ import Testing
         #expect(Set(kept.dropFirst(3)).count == kept.count - 3)
     }
 
-    /// Clearing browsing data deletes the snapshots that hold it: no file of the
-    /// snapshot folder keeps the cleared URL.
-    @Test func clearBrowsingData_leavesTheClearedURLInNoSnapshot() throws {
+    /// Clearing browsing data deletes the snapshots that hold it, one in a
+    /// subfolder of the snapshot folder too (where retention does not look), and
+    /// keeps the others: no file of the folder keeps the cleared URL, and a fresh
+    /// snapshot holds the store as cleared.
+    @Test func clearBrowsingData_deletesEverySnapshotHoldingTheClearedURL_andKeepsTheOthers() throws {
         let store = try TemporaryStore.onDisk()
         let (browser, _) = try store.seed("| a* b")
         let tab = try store.tabs.webStateList(in: browser).webStates[1].id
-        try store.histories.commit(NavigationItem(url: "https://secret.example/private", title: "Secret"), in: tab)
         try store.histories.commit(NavigationItem(url: "https://public.example/", title: "Public"), in: tab)
-        try store.database.takeSnapshot()
-        try store.database.takeSnapshot()
+        let clean = try #require(try store.database.takeSnapshot())
+        try store.histories.commit(NavigationItem(url: "https://secret.example/private", title: "Secret"), in: tab)
+        try store.histories.commit(NavigationItem(url: "https://public.example/2", title: "Public"), in: tab)
+        let holding = try #require(try store.database.takeSnapshot())
         let directory = try #require(store.database.snapshotKeeper?.directory)
-        #expect(try Self.files(in: directory).contains { $0.range(of: Data("secret.example".utf8)) != nil })
+        try FileManager.default.createDirectory(atPath: directory + "/kept", withIntermediateDirectories: false)
+        try FileManager.default.copyItem(atPath: holding.path, toPath: directory + "/kept/" + holding.name)
+        #expect(SnapshotKeeper.snapshotFiles(in: directory).contains("kept/" + holding.name))
 
         try store.histories.clearBrowsingData(.host("secret.example"))
-        let files = try Self.files(in: directory)
-        #expect(files.count == 1)
+        let left = SnapshotKeeper.snapshotFiles(in: directory)
+        #expect(left.contains(clean.name))
+        #expect(!left.contains(holding.name) && !left.contains("kept/" + holding.name))
+        #expect(left.count >= 2, "the clean snapshot and a fresh one: \(left)")
+        let files = try left.map { try Data(contentsOf: URL(fileURLWithPath: directory + "/" + $0)) }
         #expect(!files.contains { $0.range(of: Data("secret.example".utf8)) != nil })
-        #expect(files.contains { $0.range(of: Data("public.example".utf8)) != nil })
+        #expect(files.contains { $0.range(of: Data("public.example/2".utf8)) != nil })
+    }
+
+    /// The `async` forms of clearing and pruning delete the snapshots that hold what they removed, as the synchronous ones do.
+    @Test func clearingAndPruning_async_deleteTheSnapshotsHoldingWhatTheyRemoved() async throws {
+        let store = try TemporaryStore.onDisk()
+        let (browser, _) = try store.seed("| a* b c")
+        let tabs = try await store.tabs.webStateList(in: browser).webStates.map(\.id)
+        try await store.histories.commit(NavigationItem(url: "https://secret.example/", title: "Secret"), in: tabs[1])
+        try await store.histories.commit(NavigationItem(url: "https://closed.example/", title: "Closed"), in: tabs[2])
+        try await store.tabs.close(in: browser, at: 2)
+        let directory = try #require(store.database.snapshotKeeper?.directory)
+        let first = try #require(try await store.database.takeSnapshot())
+        #expect(try await store.histories.clearBrowsingData(.url("https://secret.example/")) == 1)
+        #expect(!SnapshotKeeper.snapshotFiles(in: directory).contains(first.name))
+
+        let second = try #require(try await store.database.takeSnapshot())
+        try PlainSQLite.execute("UPDATE closed_entries SET closed_at = '2001-01-01 00:00:00.000'", atPath: try #require(store.path))
+        #expect(try await SQLiteRecentlyClosedRepository(database: store.database).pruneExpired() == 1)
+        #expect(!SnapshotKeeper.snapshotFiles(in: directory).contains(second.name))
+        for name in SnapshotKeeper.snapshotFiles(in: directory) {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))
+            #expect(bytes.range(of: Data("secret.example".utf8)) == nil && bytes.range(of: Data("closed.example".utf8)) == nil)
+        }
     }
 
     @Test func offTheRecord_neverSnapshots() throws {
@@ -126,11 +157,5 @@ import Testing
         stop.withLock { $0 = true }
         done.wait()
         #expect(try SessionStoreFile.check(atPath: try #require(store.path)).isEmpty)
-    }
-
-    private static func files(in directory: String) throws -> [Data] {
-        try FileManager.default.contentsOfDirectory(atPath: directory).map {
-            try Data(contentsOf: URL(fileURLWithPath: directory + "/" + $0))
-        }
     }
 }

@@ -109,13 +109,6 @@ extension SessionDatabase {
         }
     }
 
-    /// After browsing data was cleared: every snapshot holds the cleared history,
-    /// so all go, and a fresh one records the cleared state.
-    func snapshotsClearedOfHistory() {
-        guard let snapshotKeeper else { return }
-        snapshotKeeper.removeAll()
-        _ = try? snapshotKeeper.take()
-    }
 }
 
 extension SessionStoreFile {

@@ -10,7 +10,7 @@ import SessionModel
 /// ``interval``; after each, the oldest are pruned: the ``keepLatest`` newest
 /// stay, and of the older ones the newest of each day, for ``keepDays`` days.
 /// Off-the-record stores never snapshot. Clearing browsing data deletes every
-/// snapshot (they hold the cleared history) and takes a fresh one.
+/// snapshot that holds a cleared page and takes a fresh one.
 ///
 /// Rotation never deletes the last good session: while the store holds fewer than
 /// ``keepLastGoodBelow`` of the tabs of an older snapshot (an update wrote an empty

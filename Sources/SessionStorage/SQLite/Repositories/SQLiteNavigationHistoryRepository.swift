@@ -54,16 +54,23 @@ public final class SQLiteNavigationHistoryRepository: NavigationHistoryRepositor
 
     @discardableResult
     public func clearBrowsingData(_ filter: BrowsingDataFilter) throws -> Int {
-        let deleted = try database.mutate(clearing(filter))
-        database.snapshotsClearedOfHistory()
-        return deleted
+        try clearingEverywhere(filter).removed
     }
 
     @discardableResult
     public func clearBrowsingData(_ filter: BrowsingDataFilter) async throws -> Int {
         let deleted = try await database.mutate(clearing(filter))
-        database.snapshotsClearedOfHistory()
-        return deleted
+        let database = database
+        return try await database.handedOff {
+            database.clearedEverywhere(removed: deleted) { try filter.isHeld(in: $0) }
+        }.removed
+    }
+
+    /// Clears browsing data as ``clearBrowsingData(_:)`` does, and says what that
+    /// did beyond the rows: to the snapshots and to the WAL.
+    package func clearingEverywhere(_ filter: BrowsingDataFilter) throws -> StoreClearing {
+        let deleted = try database.mutate(clearing(filter))
+        return database.clearedEverywhere(removed: deleted) { try filter.isHeld(in: $0) }
     }
 
     // MARK: - Transactions
@@ -118,38 +125,54 @@ public final class SQLiteNavigationHistoryRepository: NavigationHistoryRepositor
         return { db in
             // Entries go by the filter, not by history writes alone: cached histories are forgotten.
             histories.removeAll()
-            let candidates: [String]
-            switch filter {
-            case .url(let url):
-                candidates = try String.fetchAll(
-                    db, sql: "SELECT DISTINCT tab_id FROM navigation_entries WHERE url = ?", arguments: [url])
-            case .host(let host):
-                // A prefilter in SQL; the exact host comparison is below.
-                candidates = try String.fetchAll(
-                    db, sql: "SELECT DISTINCT tab_id FROM navigation_entries WHERE instr(lower(url), ?) > 0",
-                    arguments: [host.lowercased()])
-            case .timeRange(let range):
-                candidates = try String.fetchAll(
-                    db, sql: "SELECT DISTINCT tab_id FROM navigation_entries WHERE timestamp BETWEEN ? AND ?",
-                    arguments: [StoredDate(range.lowerBound), StoredDate(range.upperBound)])
-            case .all:
-                candidates = try String.fetchAll(db, sql: "SELECT DISTINCT tab_id FROM navigation_entries")
-            }
+            let candidates = try filter.candidateTabs(db)
             var deleted = 0
+            var clearedURLs: Set<String> = []
             for text in candidates {
                 guard let tab = WebStateID(uuidString: text) else { continue }
                 let stored = try NavigationHistoryRows.load(db, tab: tab)
                 var history = stored.history
                 let change = history.removeAll { filter.matches($0) }
+                guard !change.removedIndexes.isEmpty else { continue }
                 deleted += change.removedIndexes.count
+                if filter != .all { clearedURLs.formUnion(change.removedIndexes.map { stored.history.items[$0].url }) }
                 try self.write(db, from: stored, to: history)
+                // The engine's own state of the tab (its back-forward list) holds the cleared pages too.
+                try db.execute(sql: "DELETE FROM tab_engine_states WHERE tab_id = ?", arguments: [text])
             }
+            try self.forgetReferrers(db, to: clearedURLs)
             // The search index dropped the cleared pages through its triggers, but an
             // FTS5 delete only marks them: merging rewrites the index without them.
             if deleted > 0 { try TabSearchIndex.dropDeletedWords(db) }
-            // Other devices' tabs showing a cleared page leave this device's cache of them.
+            // Other devices' tabs showing a cleared page leave this device's cache of them,
+            // and a queued command naming one never leaves.
             _ = try SyncRows.clearRemote(db, matching: filter)
+            _ = try SyncRows.clearOutgoingCommands(db, matching: filter)
             return deleted
+        }
+    }
+
+    /// Removes `urls` from the referrers of the entries that survived a clearing
+    /// (a page reached by a link from a cleared one names it), unless a history
+    /// still holds that page itself.
+    private func forgetReferrers(_ db: Database, to urls: Set<String>) throws {
+        guard !urls.isEmpty else { return }
+        let gone = Set(try String.fetchAll(
+            db, sql: "SELECT value FROM json_each(?) WHERE value NOT IN (SELECT url FROM navigation_entries)",
+            arguments: [String(decoding: try JSONEncoder().encode(urls.sorted()), as: UTF8.self)]))
+        guard !gone.isEmpty else { return }
+        let tabs = try String.fetchAll(
+            db, sql: "SELECT DISTINCT tab_id FROM navigation_entries WHERE referrer_url IN (SELECT value FROM json_each(?))",
+            arguments: [String(decoding: try JSONEncoder().encode(gone.sorted()), as: UTF8.self)])
+        for text in tabs {
+            guard let tab = WebStateID(uuidString: text) else { continue }
+            let stored = try NavigationHistoryRows.load(db, tab: tab)
+            let items = stored.history.items.map { item in
+                var copy = item
+                if let referrer = item.referrerURL, gone.contains(referrer) { copy.referrerURL = nil }
+                return copy
+            }
+            try write(db, from: stored, to: try NavigationHistory(items: items, currentIndex: stored.history.currentIndex))
         }
     }
 
@@ -174,7 +197,49 @@ public final class SQLiteNavigationHistoryRepository: NavigationHistoryRepositor
 }
 
 extension BrowsingDataFilter {
-    /// Whether the entry is one this filter clears.
+    /// The ids of the tabs that may hold an entry this filter clears: exactly
+    /// those, but for `.host`, whose SQL only narrows them down for ``matches(_:)``.
+    func candidateTabs(_ db: Database) throws -> [String] {
+        switch self {
+        case .url(let url):
+            try String.fetchAll(
+                db, sql: "SELECT DISTINCT tab_id FROM navigation_entries WHERE url = ?", arguments: [url])
+        case .host(let host):
+            try String.fetchAll(
+                db, sql: "SELECT DISTINCT tab_id FROM navigation_entries WHERE instr(lower(url), ?) > 0",
+                arguments: [host.lowercased()])
+        case .timeRange(let range):
+            try String.fetchAll(
+                db, sql: "SELECT DISTINCT tab_id FROM navigation_entries WHERE timestamp BETWEEN ? AND ?",
+                arguments: [StoredDate(range.lowerBound), StoredDate(range.upperBound)])
+        case .browser(let browser):
+            // Its open tabs, and the tabs of the entries it closed (whose rows name the entry, not the browser).
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT DISTINCT e.tab_id FROM navigation_entries AS e
+                    JOIN tabs AS t ON t.id = e.tab_id
+                    LEFT JOIN closed_entries AS c ON c.id = t.closed_entry_id
+                    WHERE t.browser_id = ?1 OR c.browser_id = ?1
+                    """,
+                arguments: [browser.uuidString])
+        case .all:
+            try String.fetchAll(db, sql: "SELECT DISTINCT tab_id FROM navigation_entries")
+        }
+    }
+
+    /// Whether the store `db` (a snapshot, say) holds something this filter
+    /// clears: a history entry, another device's tab, a queued command.
+    func isHeld(in db: Database) throws -> Bool {
+        for text in try candidateTabs(db) {
+            guard let tab = WebStateID(uuidString: text) else { continue }
+            if try NavigationHistoryRows.load(db, tab: tab).history.items.contains(where: matches) { return true }
+        }
+        return try !SyncRows.remoteRecords(db, matching: self).isEmpty
+            || !SyncRows.outgoingCommands(db, matching: self).isEmpty
+    }
+
+    /// Whether the entry, of one of the ``candidateTabs(_:)``, is one this filter clears.
     func matches(_ item: NavigationItem) -> Bool {
         switch self {
         case .url(let url):
@@ -183,7 +248,7 @@ extension BrowsingDataFilter {
             URLComponents(string: item.url)?.host?.lowercased() == host.lowercased()
         case .timeRange(let range):
             range.contains(item.timestamp)
-        case .all:
+        case .browser, .all:
             true
         }
     }

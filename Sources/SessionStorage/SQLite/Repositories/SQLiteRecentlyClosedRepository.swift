@@ -29,37 +29,83 @@ public final class SQLiteRecentlyClosedRepository: RecentlyClosedRepository {
         try await database.mutate(restoring(id))
     }
 
-    // Forgetting is a deletion a person asks for: like clearing browsing data, it
-    // replaces the rolling snapshots, which still hold what was forgotten.
+    // Forgetting and pruning are deletions a person asks for: like clearing browsing
+    // data, they delete the snapshots that still hold a removed tab, and take a fresh one.
 
     public func forget(_ id: ClosedEntryID) throws {
-        try database.mutate(forgetting(id))
-        database.snapshotsClearedOfHistory()
+        _ = try removingEverywhere(forgetting(id))
     }
 
     public func forget(_ id: ClosedEntryID) async throws {
-        try await database.mutate(forgetting(id))
-        database.snapshotsClearedOfHistory()
+        _ = try await removingEverywhere(forgetting(id))
     }
 
     public func forgetAll() throws {
-        try database.mutate(forgettingAll())
-        database.snapshotsClearedOfHistory()
+        _ = try removingEverywhere(forgettingAll())
     }
 
     public func forgetAll() async throws {
-        try await database.mutate(forgettingAll())
-        database.snapshotsClearedOfHistory()
+        _ = try await removingEverywhere(forgettingAll())
     }
 
     @discardableResult
     public func pruneExpired() throws -> Int {
-        try database.mutate(pruning())
+        try pruningEverywhere().removed
     }
 
     @discardableResult
     public func pruneExpired() async throws -> Int {
-        try await database.mutate(pruning())
+        try await removingEverywhere(pruning()).removed
+    }
+
+    /// Prunes as ``pruneExpired()`` does, and says what that did beyond the rows:
+    /// once something was pruned, the WAL is folded back and truncated (waiting
+    /// 100 ms at most for other processes' reads), and every snapshot that holds
+    /// a pruned tab is deleted, then a fresh one taken.
+    package func pruningEverywhere() throws -> StoreClearing {
+        try removingEverywhere(pruning())
+    }
+
+    /// Runs `removal`, which deletes recently closed entries, then, if any went,
+    /// clears the WAL and the snapshots of their tabs (see ``pruningEverywhere()``).
+    private func removingEverywhere(_ removal: @Sendable (Database) throws -> Int) throws -> StoreClearing {
+        let (removed, tabs) = try database.mutate { db in try Self.removingClosedTabs(db, removal) }
+        guard removed > 0 else { return StoreClearing(removed: 0) }
+        return database.clearedEverywhere(removed: removed, checkpointWait: 0.1) { try Self.holdsAnyTab(of: tabs, $0) }
+    }
+
+    /// As the synchronous form, with the transaction on the writer queue and the rest on a background thread.
+    private func removingEverywhere(_ removal: @escaping @Sendable (Database) throws -> Int) async throws -> StoreClearing {
+        let (removed, tabs) = try await database.mutate { db in try Self.removingClosedTabs(db, removal) }
+        guard removed > 0 else { return StoreClearing(removed: 0) }
+        let database = database
+        return try await database.handedOff {
+            database.clearedEverywhere(removed: removed, checkpointWait: 0.1) { try Self.holdsAnyTab(of: tabs, $0) }
+        }
+    }
+
+    /// Runs `removal` (it returns how many entries it deleted), and returns that
+    /// with the ids of the tabs that left recently closed with them.
+    private static func removingClosedTabs(
+        _ db: Database, _ removal: (Database) throws -> Int
+    ) throws -> (Int, [String]) {
+        // The tabs of recently closed entries: closed by themselves, or in a closed window.
+        let closedTabs = """
+            SELECT t.id FROM tabs AS t LEFT JOIN browsers AS b ON b.id = t.browser_id
+            WHERE t.closed_entry_id IS NOT NULL OR b.closed_entry_id IS NOT NULL
+            """
+        let before = Set(try String.fetchAll(db, sql: closedTabs))
+        let removed = try removal(db)
+        guard removed > 0 else { return (0, []) }
+        return (removed, before.subtracting(try String.fetchAll(db, sql: closedTabs)).sorted())
+    }
+
+    /// Whether the store `db` (a snapshot, say) holds one of `tabs`, open or closed.
+    private static func holdsAnyTab(of tabs: [String], _ db: Database) throws -> Bool {
+        guard !tabs.isEmpty else { return false }
+        let list = String(decoding: try JSONEncoder().encode(tabs), as: UTF8.self)
+        return try Bool.fetchOne(
+            db, sql: "SELECT 1 FROM tabs WHERE id IN (SELECT value FROM json_each(?)) LIMIT 1", arguments: [list]) ?? false
     }
 
     // MARK: - Transactions
@@ -110,27 +156,34 @@ public final class SQLiteRecentlyClosedRepository: RecentlyClosedRepository {
         }
     }
 
-    private func forgetting(_ id: ClosedEntryID) -> @Sendable (Database) throws -> Void {
+    private func forgetting(_ id: ClosedEntryID) -> @Sendable (Database) throws -> Int {
         { db in
             try db.execute(sql: "DELETE FROM closed_entries WHERE id = ?", arguments: [id.uuidString])
             if db.changesCount == 0 { throw StorageError.unknownClosedEntry(id.uuidString) }
             try TabSearchIndex.dropDeletedWords(db)
+            return 1
         }
     }
 
-    private func forgettingAll() -> @Sendable (Database) throws -> Void {
+    private func forgettingAll() -> @Sendable (Database) throws -> Int {
         { db in
             try db.execute(sql: "DELETE FROM closed_entries")
+            let removed = db.changesCount
             try TabSearchIndex.dropDeletedWords(db)
+            return removed
         }
     }
 
+    /// Prunes, returning how many entries went.
     private func pruning() -> @Sendable (Database) throws -> Int {
         let configuration = database.configuration
         return { db in
             let before = try Int.fetchOne(db, sql: "SELECT count(*) FROM closed_entries") ?? 0
             try ClosedEntryRows.prune(db, configuration: configuration)
-            return before - (try Int.fetchOne(db, sql: "SELECT count(*) FROM closed_entries") ?? 0)
+            let removed = before - (try Int.fetchOne(db, sql: "SELECT count(*) FROM closed_entries") ?? 0)
+            // The pruned pages left the search index through its triggers; merging drops their words.
+            if removed > 0 { try TabSearchIndex.dropDeletedWords(db) }
+            return removed
         }
     }
 
