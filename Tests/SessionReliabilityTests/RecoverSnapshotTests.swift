@@ -30,6 +30,11 @@ import Testing
             #expect(snapshot.tabCount == 4 && snapshot.isBeforeOperation && !snapshot.isForeign)
             #expect(Set(try FileManager.default.contentsOfDirectory(atPath: directory.path)) == beside.union(["r.sqlite"]))
 
+            // The output is the same store: it keeps the source's identity, so the snapshot is its own.
+            let identity = try #require(SessionStoreFile.storeIdentity(atPath: source))
+            #expect(SessionStoreFile.storeIdentity(atPath: directory.file("r.sqlite")) == identity)
+            #expect(snapshot.storeID == identity)
+
             // Within the snapshot interval, a second recover takes none.
             let again = try SessionStoreFile.recover(from: source, to: directory.file("r2.sqlite"))
             #expect(again.sourceSnapshot == nil)

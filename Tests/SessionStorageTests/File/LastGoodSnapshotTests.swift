@@ -54,6 +54,13 @@ import Testing
         #expect(Self.keptTabs(old) == [0, 0, 0, 800])
     }
 
+    /// An older version's snapshots (no tab count) neither are kept nor hide the last good one behind them.
+    @Test func lastGood_looksPastSnapshotsOfUnknownSize() {
+        let mixed = Self.snapshots([(0, 0), (1, nil), (2, 0), (3, 1000), (4, nil)])
+        #expect(SnapshotKeeper.lastGood(among: mixed, policy: SnapshotPolicy())?.tabCount == 1000)
+        #expect(SnapshotKeeper.lastGood(among: Self.snapshots([(0, nil), (1, nil)]), policy: SnapshotPolicy()) == nil)
+    }
+
     @Test func expired_letsItGo_onceANewerSnapshotOfSimilarSizeReplacesIt() {
         // 600 is at least half of 1,000: the older one is rotated as any other.
         let replaced = Self.snapshots([(0, 0), (1, 0), (2, 0), (3, 600), (4, 0), (5, 1000)])

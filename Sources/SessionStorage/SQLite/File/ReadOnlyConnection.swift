@@ -81,8 +81,10 @@ struct ReadOnlyConnection: Sendable {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         // SQLite can make the `-shm` it needs: open as always.
         guard access(directory, W_OK) != 0 else { return .plain }
-        if DatabaseFile.walSize(ofStoreAt: path) == 0 { return .immutable }
-        return FileManager.default.fileExists(atPath: path + "-shm") ? .plain : .privateCopy
+        // With a `-shm`, another process may have the store open: never immutable (no
+        // locks, the WAL ignored), whose reads a checkpoint could tear.
+        if FileManager.default.fileExists(atPath: path + "-shm") { return .plain }
+        return DatabaseFile.walSize(ofStoreAt: path) == 0 ? .immutable : .privateCopy
     }
 
     /// `file://PATH?immutable=1`, the path made absolute and every byte but

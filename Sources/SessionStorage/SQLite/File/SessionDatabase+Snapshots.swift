@@ -127,11 +127,11 @@ extension SessionStoreFile {
     /// A snapshot ready to be copied into a store: the snapshot itself, or a migrated copy of one an older binary took.
     struct RestorableSnapshot {
         var path: String
-        /// The temporary folder of a migrated copy.
-        var temporaryDirectory: String?
+        /// The claimed temporary folder of a migrated copy: litter for the next restore if this process dies.
+        var folder: TemporaryClaim?
 
         func remove() {
-            if let temporaryDirectory { try? FileManager.default.removeItem(atPath: temporaryDirectory) }
+            folder?.removeAndRelease()
         }
     }
 
@@ -150,10 +150,8 @@ extension SessionStoreFile {
             guard case .migrationsPending = error else { throw error }
             // Taken before this binary's migrations: snapshots outlive upgrades, and restoring
             // one from before an upgrade is what they are kept for.
-            let directory = NSTemporaryDirectory() + "sessionstore-restore-\(UUID().uuidString)"
-            try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            restorable = RestorableSnapshot(path: directory + "/snapshot.sqlite", temporaryDirectory: directory)
+            let folder = try TemporaryClaim.privateFolder(prefix: "sessionstore-restore-")
+            restorable = RestorableSnapshot(path: folder.path + "/snapshot.sqlite", folder: folder)
             do {
                 var copying = configuration
                 copying.backupBeforeMigrating = false

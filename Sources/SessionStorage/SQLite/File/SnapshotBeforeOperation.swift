@@ -20,7 +20,9 @@ extension SnapshotKeeper {
             if own.contains(where: { $0.isBeforeOperation && abs(now.timeIntervalSince($0.takenAt)) < policy.interval }) {
                 return nil
             }
-            if let newest = own.first, let changed = Self.lastChange(ofStoreAt: storePath),
+            // Only a snapshot that counts its tabs (this version's) stands for the last change:
+            // an older version's may be the one that rotation would let go.
+            if let newest = own.first(where: { $0.tabCount != nil }), let changed = Self.lastChange(ofStoreAt: storePath),
                changed < newest.takenAt.addingTimeInterval(-Self.clockSlack)
             {
                 return nil

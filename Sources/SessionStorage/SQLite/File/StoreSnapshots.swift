@@ -256,7 +256,8 @@ final class SnapshotKeeper: Sendable {
         // The most tabs of any snapshot newer than the one looked at.
         var largestNewer: Int?
         for snapshot in snapshots {
-            guard let tabs = snapshot.tabCount else { return nil }
+            // An older version's snapshot, whose count is unknown, neither is kept nor releases one.
+            guard let tabs = snapshot.tabCount else { continue }
             if let largestNewer, tabs > 0, Double(largestNewer) < Double(tabs) * policy.keepLastGoodBelow {
                 return snapshot
             }

@@ -129,6 +129,14 @@ extension SessionStoreFile {
             var report = try RecoveryBuilder(path: building, configuration: configuration)
                 .fill(from: scanner, skippingPages: derivedPages, staging: work + "/salvaged.sqlite", source: source)
             guard report.rowsKept.values.reduce(0, +) > 0 else { throw StorageError.nothingRecoverable(path: source) }
+            // The recovered store is the same store: it keeps the source's identity (when its
+            // first migration's row can still be read), so the snapshots taken before the
+            // damage stay its own, not another store's, once it is moved into place.
+            if let recorded = Self.identity(ofCopyAt: copy) {
+                let queue = try DatabaseQueue(path: building)
+                try queue.write { try StoreIdentity.restore(recorded, in: $0) }
+                try queue.close()
+            }
             let problems = try check(atPath: building, configuration: configuration)
             guard problems.isEmpty else {
                 throw StorageError.sqlite(
@@ -571,5 +579,16 @@ private struct RecoveryBuilder {
                 """, arguments: [tab, ids.count])
         }
         if !gaps.isEmpty { repairs.append("\(gaps.count) histories renumbered, their current entries in range") }
+    }
+}
+
+extension SessionStoreFile {
+    /// The first migration's row of the source's private copy, read as it is; `nil` when unreadable.
+    fileprivate static func identity(ofCopyAt copy: String) -> (identifier: String, appliedAt: String)? {
+        var readOnly = Configuration()
+        readOnly.readonly = true
+        guard let queue = try? DatabaseQueue(path: copy, configuration: readOnly) else { return nil }
+        defer { try? queue.close() }
+        return (try? queue.read { try StoreIdentity.firstMigration($0) }) ?? nil
     }
 }
