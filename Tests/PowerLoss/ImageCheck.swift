@@ -37,7 +37,7 @@ struct ImageCheck {
         var tornSnapshots = 0
         /// `recover` outputs present under their final name but incomplete.
         var tornRecoverOutputs = 0
-        /// Temporary files still present after the store opened.
+        /// Temporary files still present after the next open of the store (and the next `recover`, where one was cut).
         var litterAfterOpen = 0
         /// The most acknowledged commits one image lacked, and the seconds since the first of them.
         var largestLossCommits = 0
@@ -84,10 +84,19 @@ struct ImageCheck {
         func fail(_ what: String) { summary.failures.append("\(name): \(what)") }
         let store = point.directory + "/store.sqlite"
         let states = record.states
+        defer { countLitter(in: point.directory, store: store, configuration: configuration, into: &summary) }
         if !FileManager.default.fileExists(atPath: store) {
             if states[point.mark].digest != nil && !states[point.mark].what.hasPrefix("recover") {
                 summary.lost += 1
                 fail("the store file is gone")
+                return
+            }
+            // Cut before the store was made: the next launch makes it, and a half-made one goes.
+            do {
+                try SessionDatabase.open(atPath: store, configuration: configuration).close()
+            } catch {
+                summary.refused += 1
+                fail("a new store cannot be made where the cut one was being made: \(error)")
             }
             return
         }
@@ -152,9 +161,22 @@ struct ImageCheck {
                 fail("recover's output is present but incomplete: \(error)")
             }
         }
-        let litter = ((try? FileManager.default.subpathsOfDirectory(atPath: point.directory)) ?? []).filter {
-            $0.contains(".creating-") || $0.contains(".recovering-") || $0.hasSuffix(".tmp")
+    }
+
+    /// Counts the temporaries still there after the next open of the store and, where
+    /// `recover` was cut, the next `recover` to the same output (what removes its leftovers).
+    private func countLitter(
+        in directory: String, store: String, configuration: SessionDatabase.Configuration, into summary: inout Summary
+    ) {
+        func litter() -> [String] {
+            ((try? FileManager.default.subpathsOfDirectory(atPath: directory)) ?? []).filter {
+                $0.contains(".creating-") || $0.contains(".recovering-") || $0.contains(".tmp")
+            }
         }
-        summary.litterAfterOpen += litter.count
+        if litter().contains(where: { $0.contains(".recovering-") }) {
+            // Refused when the output exists, after sweeping what a cut recover left.
+            _ = try? SessionStoreFile.recover(from: store, to: directory + "/recovered.sqlite", configuration: configuration)
+        }
+        summary.litterAfterOpen += litter().count
     }
 }

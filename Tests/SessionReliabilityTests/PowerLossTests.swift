@@ -57,7 +57,8 @@ struct PowerLossTests {
     /// Every sync point of the workload (create, mutations, import, snapshot,
     /// restore, compact, close, recover), three kinds of cut, one seed: under
     /// FULL nothing acknowledged is lost; under NORMAL nothing synced is; no
-    /// image is refused or fails `check`; no listed snapshot or recover output is torn.
+    /// image is refused or fails `check`; no listed snapshot or recover output is
+    /// torn; no temporary outlives the next open.
     @Test func powerCut_atEverySyncPoint_losesNothingAcknowledged_bricksNothing() throws {
         let result = try TemporaryDirectory.with { directory in
             try runTool(["sweep", "--seeds", "1", "--steps", "24", "--json", "--work", directory.file("work")],
@@ -73,6 +74,7 @@ struct PowerLossTests {
             var bricked: Int
             var tornSnapshots: Int
             var tornRecoverOutputs: Int
+            var litterAfterOpen: Int
             var failures: [String]
         }
         let summaries = try JSONDecoder().decode([String: Summary].self, from: Data(result.stdout.utf8))
@@ -85,6 +87,8 @@ struct PowerLossTests {
             #expect(summary.bricked == 0, "\(mode): \(summary.failures.prefix(3))")
             #expect(summary.tornSnapshots == 0, "\(mode): \(summary.failures.prefix(3))")
             #expect(summary.tornRecoverOutputs == 0, "\(mode): \(summary.failures.prefix(3))")
+            // Every temporary a cut left is gone after the next open (or the next recover).
+            #expect(summary.litterAfterOpen == 0, "\(mode)")
         }
         #expect(summaries["full"]?.lost == 0, "\(summaries["full"]?.failures.prefix(3) ?? [])")
     }
