@@ -61,7 +61,7 @@ struct PowerLossTests {
     /// torn; no temporary outlives the next open.
     @Test func powerCut_atEverySyncPoint_losesNothingAcknowledged_bricksNothing() throws {
         let result = try TemporaryDirectory.with { directory in
-            try runTool(["sweep", "--seeds", "1", "--steps", "24", "--json", "--work", directory.file("work")],
+            try runTool(["sweep", "--seeds", "1", "--steps", "16", "--json", "--work", directory.file("work")],
                         in: directory.path, binary: BuiltBinary.powerLoss, timeout: 600)
         }
         #expect(result.status == 0, "\(result.stderr)")
