@@ -67,11 +67,12 @@ struct ImageCheck {
         // every commit acknowledged by then is on the disk, in any mode.
         var durable: [Int64: Int] = [:]
         var lastDurable = 0
-        for point in try points() {
+        let points = try points()
+        for point in points {
             if durable[point.label] == nil { durable[point.label] = lastDurable }
             if point.file == "store.sqlite" || point.file == "store.sqlite-wal" { lastDurable = max(lastDurable, point.mark) }
         }
-        for point in try points() {
+        for point in points {
             summary.images += 1
             judge(point, durableMark: durable[point.label] ?? 0, configuration: configuration, into: &summary)
             if removingImages { try? FileManager.default.removeItem(atPath: point.directory) }
