@@ -66,6 +66,9 @@ func waitingFor<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) t
 extension ExitStatus {
     /// The server answered outside the protocol, or refused (EX_PROTOCOL).
     static let protocolError: Int32 = 76
+    /// The account this device joined is gone from the server, or the server was restored
+    /// from an older backup (EX_NOUSER: the addressee is unknown).
+    static let accountGone: Int32 = 67
 
     /// The status for a sync error.
     static func code(for error: SyncError) -> Int32 {
@@ -74,6 +77,7 @@ extension ExitStatus {
         case .invalidSeed: dataError
         case .unreachable, .rateLimited, .quotaExceeded, .cursorExpired: temporaryFailure
         case .server, .tooLarge, .malformedResponse: protocolError
+        case .accountDeleted, .accountRestored: accountGone
         }
     }
 }

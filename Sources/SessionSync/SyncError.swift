@@ -11,6 +11,8 @@ import Foundation
 /// - ``tooLarge(_:)``
 /// - ``quotaExceeded(_:message:retryAfter:)``
 /// - ``cursorExpired``
+/// - ``accountDeleted(serverURL:)``
+/// - ``accountRestored(serverURL:serverCounter:cursor:)``
 /// - ``unreachable(_:)``
 /// - ``malformedResponse(_:)``
 public enum SyncError: Error, LocalizedError, Sendable, Hashable {
@@ -33,6 +35,14 @@ public enum SyncError: Error, LocalizedError, Sendable, Hashable {
     /// The cursor is older than the deletions the server keeps (`410`): the
     /// client fetches everything again, by itself.
     case cursorExpired
+    /// The account this device joined is gone from the server: deleted, or deleted and made
+    /// again by another device (another generation). Nothing was uploaded; the device never
+    /// makes the account again by itself. Pair again to make it anew, or restore the server.
+    case accountDeleted(serverURL: String)
+    /// The server holds less of the account than this device has seen (its counter is below
+    /// the device's cursor): it was restored from an older backup, or lost commits. Nothing
+    /// was uploaded or fetched; pair again to publish this device's tabs anew.
+    case accountRestored(serverURL: String, serverCounter: Int64?, cursor: Int64)
     /// The server could not be reached.
     case unreachable(String)
     /// The server answered something that is not the protocol.
@@ -56,6 +66,12 @@ public enum SyncError: Error, LocalizedError, Sendable, Hashable {
             "\(quota.explanation) (\(message))"
         case .cursorExpired:
             "The sync server no longer holds what changed since the last sync; fetching everything again."
+        case .accountDeleted(let url):
+            "This account was deleted on the sync server (\(url)); pair again or restore. Nothing was uploaded."
+        case .accountRestored(let url, let counter, let cursor):
+            "The sync server (\(url)) holds an older state of this account than this device saw (its counter is "
+                + (counter.map { "\($0)" } ?? "below that") + ", this device read up to \(cursor)): it was restored from "
+                + "an older backup. Pair again or restore. Nothing was uploaded."
         case .unreachable(let reason):
             "The sync server cannot be reached: \(reason)"
         case .malformedResponse(let reason):

@@ -95,15 +95,14 @@ public final class SyncStorage: Sendable {
         }
     }
 
-    /// Remembers the server synced with. Another server than the last one holds
+    /// Remembers the URL of the server synced with. Another server than the last
+    /// one (`anotherServer`: the client tells by the server's id, not its URL) holds
     /// other sequence numbers and perhaps none of this device's records: the cursor
     /// starts again at 0 and the next sync is a full one.
-    package func setServerURL(_ url: String) throws {
+    package func setServerURL(_ url: String, anotherServer: Bool) throws {
         try database.mutate { db in
-            let last = try String.fetchOne(db, sql: "SELECT server_url FROM sync_state WHERE id = 1")
-            guard last != url else { return }
             try db.execute(sql: "UPDATE sync_state SET server_url = ? WHERE id = 1", arguments: [url])
-            if last != nil {
+            if anotherServer {
                 try db.execute(sql: "UPDATE sync_state SET cursor = 0, full_sync_needed = 1 + abs(random() % 4611686018427387903) WHERE id = 1")
                 try SyncRows.forgetRemote(db)
             }

@@ -74,6 +74,10 @@ public actor SyncClient {
     /// Whether commands are being sent or applied (one pass of each at a time).
     private var sendingCommands = false
     private var receivingCommands = false
+    /// Whether this client checked the server's id and the account's generation.
+    private var prepared = false
+    /// This device's clock.
+    private let clock: @Sendable () -> Date
 
     /// A client for the store behind `storage`, with the credentials `keyStore` keeps.
     ///
@@ -83,11 +87,15 @@ public actor SyncClient {
     /// Commands from other devices are applied only when `applier` is given;
     /// without one they wait on the server.
     ///
+    /// `clock` is this device's clock (tests pass a skewed one): the client keeps its
+    /// offset from the server's, so a device days off still syncs.
+    ///
     /// - Throws: ``SyncError/notPaired(path:)`` when `keyStore` holds no credentials.
     public init(
         storage: SyncStorage, keyStore: any SyncKeyStore, serverURL: URL,
         transport: any SyncTransport = URLSessionSyncTransport(), configuration: Configuration = Configuration(),
-        deviceName: String? = nil, applier: IncomingCommandApplier? = nil
+        deviceName: String? = nil, applier: IncomingCommandApplier? = nil,
+        clock: @escaping @Sendable () -> Date = Date.init
     ) throws {
         guard let credentials = try keyStore.load() else {
             throw SyncError.notPaired(path: (keyStore as? SyncKeyFile)?.path ?? "the key store")
@@ -101,15 +109,61 @@ public actor SyncClient {
                 deviceName: deviceName ?? (state.deviceName.isEmpty ? credentials.deviceName : state.deviceName),
                 formFactor: state.formFactor == "unknown" ? credentials.formFactor : state.formFactor)
         }
-        try storage.setServerURL(serverURL.absoluteString)
         self.storage = storage
         self.keyStore = keyStore
         self.credentials = credentials
         self.sealer = RecordSealer(account: credentials.account)
         self.commandSealer = CommandSealer(account: credentials.account)
         self.applier = applier
-        self.server = SyncServerConnection(baseURL: serverURL, transport: transport, credentials: credentials)
+        self.server = SyncServerConnection(
+            baseURL: serverURL, transport: transport, credentials: credentials, clock: clock)
         self.configuration = configuration
+        self.clock = clock
+    }
+
+    /// Before the first call of this client: asks the server for its id, and registers
+    /// this device, checking the account.
+    ///
+    /// - The cursor counts the commits of one server (its id, from `GET /v1/info`,
+    ///   whatever URL reaches it); another server means a fresh fetch and a full sync.
+    /// - A device that joined the account before (its generation is kept with the
+    ///   keys, or it has read from this server) never makes it again: a missing account
+    ///   or another generation is ``SyncError/accountDeleted(serverURL:)``.
+    /// - A counter below this device's cursor means the server lost commits the device
+    ///   saw (restored from an older backup): ``SyncError/accountRestored(serverURL:serverCounter:cursor:)``.
+    ///
+    /// Nothing is uploaded or fetched before these checks pass.
+    private func prepare() async throws {
+        guard !prepared else { return }
+        let url = server.baseURL.absoluteString
+        let info = try await server.info()
+        let state = try storage.state()
+        var kept = (try keyStore.load()) ?? credentials
+        let sameServer: Bool
+        if let id = info.serverID, let known = kept.serverID {
+            sameServer = id == known
+        } else {
+            // A version 1 server, or keys from before server ids: the URL decides, as it did.
+            sameServer = state.serverURL == nil || state.serverURL == url
+        }
+        if !sameServer { kept.accountGeneration = nil }
+        let joined = kept.accountGeneration != nil || (sameServer && state.cursor > 0)
+        let registered = try await server.register(create: !joined)
+        if let generation = registered.generation, let known = kept.accountGeneration, generation != known {
+            throw SyncError.accountDeleted(serverURL: url)
+        }
+        if sameServer, let counter = registered.counter, counter < state.cursor {
+            throw SyncError.accountRestored(serverURL: url, serverCounter: counter, cursor: state.cursor)
+        }
+        try storage.setServerURL(url, anotherServer: !sameServer)
+        let serverID = info.serverID ?? registered.serverID
+        if kept.serverID != serverID || kept.accountGeneration != registered.generation {
+            kept.serverID = serverID
+            kept.accountGeneration = registered.generation
+            try keyStore.save(kept)
+        }
+        credentials = kept
+        prepared = true
     }
 
     /// Uploads everything pending and sends the commands due, then fetches
@@ -240,6 +294,16 @@ public actor SyncClient {
         }
     }
 
+    /// Whether `error` says the server went away (unreachable, or failing): it may
+    /// come back restored from an older backup, so the next call checks it again.
+    static func serverMayHaveChanged(_ error: any Error) -> Bool {
+        switch error as? SyncError {
+        case .unreachable?: true
+        case .server(let status, _, _)?: status >= 500
+        default: false
+        }
+    }
+
     static func pause(after failures: Int) -> Duration {
         .milliseconds(min(30_000, 250 << min(failures, 7)))
     }
@@ -263,9 +327,15 @@ public actor SyncClient {
         var report = SyncReport()
         var failure: (any Error)?
         do {
+            try await prepare()
             try await body(&report)
         } catch {
             failure = error
+            if Self.serverMayHaveChanged(error) {
+                // A server that went away may come back restored from a backup, or moved: check again.
+                prepared = false
+                await server.forgetRegistration()
+            }
         }
         if !(failure is CancellationError) {
             let error = failure.map { ($0 as? SyncError) ?? SyncError.unreachable($0.localizedDescription) }
@@ -298,6 +368,8 @@ public actor SyncClient {
             guard !pending.isEmpty else { return }
             let first = try reserveVersions(pending.count)
             let deviceID = credentials.device.deviceID
+            // Closed tabs expire on the server's clock.
+            let clockOffset = Int64(await server.clockOffset)
             var batch: [(SyncAPI.UploadRecord, SyncOutboxEntry)] = []
             var batchBytes = 0
             for (offset, record) in pending.enumerated() {
@@ -307,7 +379,7 @@ public actor SyncClient {
                 if let content = record.content {
                     let (recordID, sealed) = try sealer.seal(content, localID: localID, deviceID: deviceID, version: version)
                     upload = SyncAPI.UploadRecord(
-                        id: recordID, version: version, tombstone: false, expiresAt: record.expiresAt,
+                        id: recordID, version: version, tombstone: false, expiresAt: record.expiresAt.map { $0 + clockOffset },
                         sealed: sealed.base64EncodedString())
                     report.uploadedBytes += sealed.count
                 } else {
@@ -427,7 +499,7 @@ public actor SyncClient {
     }
 
     private func queue(_ command: SyncCommand, to deviceID: String, undoWindow: Duration) throws -> SyncOutgoingCommand {
-        let now = Date()
+        let now = clock()
         let window = Double(undoWindow.components.seconds) + Double(undoWindow.components.attoseconds) / 1e18
         let outgoing = SyncOutgoingCommand(
             id: UUID().uuidString.lowercased(), targetDeviceID: deviceID, command: command, createdAt: now,
@@ -446,8 +518,10 @@ public actor SyncClient {
         while true {
             let due = try storage.dueEnvelopes(limit: 1000)
             guard !due.isEmpty else { return }
+            // Queued on this device's clock; sent on the server's, which decides when they expire.
+            let offset = await server.clockOffset
             let sealed = try due.map { outgoing in
-                let expires = Int64(outgoing.expiresAt.timeIntervalSince1970)
+                let expires = Int64(outgoing.expiresAt.timeIntervalSince1970 + offset)
                 return SyncAPI.OutgoingCommand(
                     id: outgoing.id, target: outgoing.targetDeviceID, expiresAt: expires,
                     sealed: try commandSealer.seal(
@@ -492,7 +566,7 @@ public actor SyncClient {
             let pending = try await server.pendingCommands()
             guard !pending.isEmpty else { return }
             var done: [String] = []
-            let now = Int64(Date().timeIntervalSince1970)
+            let now = Int64(await server.serverNow().timeIntervalSince1970)
             for command in pending {
                 // Past its time (a server that held it back): done with, not applied.
                 guard command.expiresAt > now else {
@@ -524,7 +598,8 @@ public actor SyncClient {
     /// The account's devices as the server knows them: ids, when each was last
     /// seen, and whether it has been silent long enough to be hidden.
     public func serverDevices() async throws -> [SyncServerDevice] {
-        try await server.devices().map {
+        try await prepare()
+        return try await server.devices().map {
             SyncServerDevice(
                 id: $0.deviceID, registeredAt: Date(timeIntervalSince1970: Double($0.registeredAt)),
                 lastSeenAt: Date(timeIntervalSince1970: Double($0.lastSeenAt)), isHidden: $0.hidden ?? false)
@@ -536,12 +611,14 @@ public actor SyncClient {
     /// afterwards (pair every remaining device with a new one) if the revoked
     /// device may still hold the old.
     public func revoke(device id: String) async throws {
+        try await prepare()
         try await server.revoke(device: id.lowercased())
     }
 
     /// Deletes the account on the server with everything it holds; this store
     /// keeps its own tabs and turns sync off.
     public func deleteAccount() async throws {
+        try await prepare()
         try await server.deleteAccount()
         try storage.disable()
     }
@@ -549,8 +626,9 @@ public actor SyncClient {
     // MARK: - Fetch
 
     /// Fetches from the store's cursor; when the server no longer holds what
-    /// changed since (`410`, or a cursor past its counter), forgets the other
-    /// devices' records and fetches everything again.
+    /// changed since (`410`), forgets the other devices' records and fetches
+    /// everything again. A cursor past the server's counter is a server restored
+    /// from an older backup: ``SyncError/accountRestored(serverURL:serverCounter:cursor:)``.
     private func fetchFromCursor(into report: inout SyncReport) async throws {
         do {
             try await fetch(wait: 0, into: &report)
@@ -558,8 +636,9 @@ public actor SyncClient {
             try storage.restartFetch()
             try await fetch(wait: 0, into: &report)
         } catch SyncError.server(let status, _, let message) where status == 400 && message.contains("from the future") {
-            try storage.restartFetch()
-            try await fetch(wait: 0, into: &report)
+            // The counter fell below the cursor since this client checked it (a restore while it ran).
+            let cursor = try storage.state().cursor
+            throw SyncError.accountRestored(serverURL: server.baseURL.absoluteString, serverCounter: nil, cursor: cursor)
         }
     }
 

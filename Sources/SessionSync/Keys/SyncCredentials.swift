@@ -18,6 +18,12 @@ public struct SyncCredentials: Sendable {
     public var deviceName: String
     /// `desktop`, `phone`, `tablet` or `unknown`.
     public var formFactor: String
+    /// The server this device last synced with (its id, from `GET /v1/info`): the store's cursor
+    /// counts that server's commits, whatever URL reaches it.
+    public var serverID: String?
+    /// The account's generation on that server when this device joined it; `nil` before the first
+    /// sync. Another generation means the account was deleted (and perhaps made again).
+    public var accountGeneration: String?
 
     /// Credentials of `device` in the account of `seed`.
     public init(

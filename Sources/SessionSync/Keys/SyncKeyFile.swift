@@ -26,6 +26,8 @@ public struct SyncKeyFile: SyncKeyStore {
         var versionFloor: Int64
         var deviceName: String?
         var formFactor: String?
+        var serverID: String?
+        var accountGeneration: String?
 
         enum CodingKeys: String, CodingKey {
             case format, version, seed
@@ -34,6 +36,8 @@ public struct SyncKeyFile: SyncKeyStore {
             case versionFloor = "version_floor"
             case deviceName = "device_name"
             case formFactor = "form_factor"
+            case serverID = "server_id"
+            case accountGeneration = "account_generation"
         }
     }
 
@@ -76,9 +80,12 @@ public struct SyncKeyFile: SyncKeyStore {
             throw SyncError.invalidKeys(path: path, reason: "its device key is not base64")
         }
         let device = try DeviceIdentity(deviceID: contents.deviceID, keyBytes: keyBytes, path: path)
-        return SyncCredentials(
+        var credentials = SyncCredentials(
             seed: seed, device: device, versionFloor: max(1, contents.versionFloor),
             deviceName: contents.deviceName ?? "", formFactor: contents.formFactor ?? "unknown")
+        credentials.serverID = contents.serverID
+        credentials.accountGeneration = contents.accountGeneration
+        return credentials
     }
 
     public func save(_ credentials: SyncCredentials) throws {
@@ -86,7 +93,8 @@ public struct SyncKeyFile: SyncKeyStore {
             seed: credentials.seed.text, deviceID: credentials.device.deviceID,
             deviceKey: credentials.device.signingKey.rawRepresentation.base64EncodedString(),
             versionFloor: credentials.versionFloor, deviceName: credentials.deviceName,
-            formFactor: credentials.formFactor)
+            formFactor: credentials.formFactor, serverID: credentials.serverID,
+            accountGeneration: credentials.accountGeneration)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         let data = try encoder.encode(contents)

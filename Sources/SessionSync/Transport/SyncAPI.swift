@@ -8,13 +8,38 @@ enum SyncAPI {
         var deviceID: String
         var deviceKey: String
         var signature: String
+        /// `false` once this device joined the account: the server must not make it again.
+        var create: Bool?
 
         enum CodingKeys: String, CodingKey {
-            case signature
+            case signature, create
             case accountID = "account_id"
             case accountKey = "account_key"
             case deviceID = "device_id"
             case deviceKey = "device_key"
+        }
+    }
+
+    /// `POST /v1/devices`'s answer; version 1 servers send neither the generation, the counter nor the id.
+    struct Registered: Codable {
+        var generation: String?
+        var counter: Int64?
+        var serverID: String?
+
+        enum CodingKeys: String, CodingKey {
+            case generation, counter
+            case serverID = "server_id"
+        }
+    }
+
+    /// `GET /v1/info`, the part a client reads.
+    struct Info: Codable {
+        var version: Int
+        var serverID: String?
+
+        enum CodingKeys: String, CodingKey {
+            case version
+            case serverID = "server_id"
         }
     }
 

@@ -1,18 +1,58 @@
 import Foundation
 
-/// The server's API as calls: registers the device once, keeps a token, and
-/// turns refusals into ``SyncError``s.
+/// The server's API as calls: registers the device once, keeps a token, keeps
+/// the offset of the server's clock from this device's, and turns refusals into
+/// ``SyncError``s.
 actor SyncServerConnection {
-    private let baseURL: URL
+    let baseURL: URL
     private let transport: any SyncTransport
     private let credentials: SyncCredentials
-    private var registered = false
+    private let clock: @Sendable () -> Date
+    private var registration: SyncAPI.Registered?
+    /// Whether registering may make the account: as the client last decided (never, until it has).
+    private var mayCreate = false
     private var token: SyncAPI.Token?
+    /// The server's clock minus this device's, in seconds, from the `Date` header of the
+    /// last answer: token times and command expiry are on the server's clock.
+    private(set) var clockOffset: TimeInterval = 0
 
-    init(baseURL: URL, transport: any SyncTransport, credentials: SyncCredentials) {
+    init(
+        baseURL: URL, transport: any SyncTransport, credentials: SyncCredentials,
+        clock: @escaping @Sendable () -> Date = Date.init
+    ) {
         self.baseURL = baseURL
         self.transport = transport
         self.credentials = credentials
+        self.clock = clock
+    }
+
+    /// The time on the server's clock, as last observed.
+    func serverNow() -> Date {
+        clock().addingTimeInterval(clockOffset)
+    }
+
+    /// Sends `request` and notes the server's clock from the answer's `Date` header
+    /// (whole seconds: the middle of that second is taken).
+    private func send(_ request: SyncHTTPRequest) async throws -> SyncHTTPResponse {
+        let response = try await transport.send(request)
+        if let date = response.headers["date"].flatMap(httpDates.date(from:)) {
+            clockOffset = date.timeIntervalSince(clock()) + 0.5
+        }
+        return response
+    }
+
+    /// Reads an IMF-fixdate (RFC 9110), the only form servers send today.
+    private let httpDates: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter
+    }()
+
+    /// The server's protocol version and id (`GET /v1/info`).
+    func info() async throws -> SyncAPI.Info {
+        try decode(try checked(await send(SyncHTTPRequest(method: "GET", url: url("v1/info")))))
     }
 
     private static let encoder: JSONEncoder = {
@@ -27,35 +67,59 @@ actor SyncServerConnection {
         return components.url!
     }
 
-    /// Registers this device in its account (again is harmless).
-    func register() async throws {
-        guard !registered else { return }
+    /// Registers this device in its account (again is harmless), once per connection.
+    /// With `create` false, an account missing on the server is not made again
+    /// (``SyncError/accountDeleted(serverURL:)``).
+    @discardableResult
+    func register(create: Bool) async throws -> SyncAPI.Registered {
+        mayCreate = create
+        if let registration { return registration }
         let device = credentials.device
         let signature = try credentials.account.registrationSignature(
             deviceID: device.deviceID, deviceKey: device.publicKeyText)
         let body = SyncAPI.Registration(
             accountID: credentials.account.accountID, accountKey: credentials.account.publicKey.base64EncodedString(),
-            deviceID: device.deviceID, deviceKey: device.publicKeyText, signature: signature.base64EncodedString())
-        _ = try await checked(transport.send(SyncHTTPRequest(
+            deviceID: device.deviceID, deviceKey: device.publicKeyText, signature: signature.base64EncodedString(),
+            create: create ? nil : false)
+        let registered: SyncAPI.Registered = try decode(try await checked(send(SyncHTTPRequest(
             method: "POST", url: url("v1/devices"), headers: ["Content-Type": "application/json"],
-            body: try Self.encoder.encode(body))))
-        registered = true
+            body: try Self.encoder.encode(body)))))
+        registration = registered
+        return registered
+    }
+
+    /// Forgets the registration and the token: the next call registers again (and
+    /// the client checks the account again).
+    func forgetRegistration() {
+        registration = nil
+        token = nil
     }
 
     private func bearer() async throws -> String {
-        let now = Int64(Date().timeIntervalSince1970)
+        let now = Int64(serverNow().timeIntervalSince1970)
         if let token, token.expiresAt > now + 60 { return token.token }
-        try await register()
-        let issuedAt = now
-        let signature = try credentials.device.tokenSignature(accountID: credentials.account.accountID, issuedAt: issuedAt)
-        let body = SyncAPI.TokenRequest(
-            accountID: credentials.account.accountID, deviceID: credentials.device.deviceID, issuedAt: issuedAt,
-            signature: signature.base64EncodedString())
-        let fresh: SyncAPI.Token = try decode(try await checked(transport.send(SyncHTTPRequest(
-            method: "POST", url: url("v1/token"), headers: ["Content-Type": "application/json"],
-            body: try Self.encoder.encode(body)))))
-        token = fresh
-        return fresh.token
+        try await register(create: mayCreate)
+        // Signed on the server's clock as last observed; a refusal for the clock brings the
+        // server's `Date`, so one more try is on its clock whatever this device's says.
+        var retried = false
+        while true {
+            let issuedAt = Int64(serverNow().timeIntervalSince1970)
+            let signature = try credentials.device.tokenSignature(
+                accountID: credentials.account.accountID, issuedAt: issuedAt)
+            let body = SyncAPI.TokenRequest(
+                accountID: credentials.account.accountID, deviceID: credentials.device.deviceID, issuedAt: issuedAt,
+                signature: signature.base64EncodedString())
+            let response = try await send(SyncHTTPRequest(
+                method: "POST", url: url("v1/token"), headers: ["Content-Type": "application/json"],
+                body: try Self.encoder.encode(body)))
+            if response.status == 403, !retried, String(decoding: response.body, as: UTF8.self).contains("issued_at") {
+                retried = true
+                continue
+            }
+            let fresh: SyncAPI.Token = try decode(try checked(response))
+            token = fresh
+            return fresh.token
+        }
     }
 
     /// Sends an authorized request; a `401` gets one new token and one retry,
@@ -67,7 +131,7 @@ actor SyncServerConnection {
         while true {
             var request = request
             request.headers["Authorization"] = "Bearer \(try await bearer())"
-            let response = try await transport.send(request)
+            let response = try await send(request)
             if response.status == 401, !refreshed {
                 refreshed = true
                 token = nil
@@ -156,6 +220,7 @@ actor SyncServerConnection {
             let failure = try? JSONDecoder().decode(SyncAPI.Failure.self, from: response.body)
             let message = failure?.message ?? String(decoding: response.body.prefix(200), as: UTF8.self)
             let code = failure?.error ?? "error"
+            if code == "no_account" { throw SyncError.accountDeleted(serverURL: baseURL.absoluteString) }
             if let quota = SyncQuota(code: code) {
                 throw SyncError.quotaExceeded(
                     quota, message: message, retryAfter: response.headers["retry-after"].flatMap { Int($0) })

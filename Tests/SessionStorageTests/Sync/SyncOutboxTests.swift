@@ -138,12 +138,14 @@ import Testing
     @Test func anotherServer_startsTheCursorAgain_andAFullSync() throws {
         let store = try TemporaryStore.onDisk()
         let sync = try enabled(store)
-        try sync.setServerURL("https://one.example")
+        try sync.setServerURL("https://one.example", anotherServer: false)
         try sync.fullSyncDone(request: sync.markEverything().request)
         try sync.apply([], cursor: 40)
-        try sync.setServerURL("https://one.example")
+        // Another URL of the same server (its id decides, in the client) keeps the cursor.
+        try sync.setServerURL("https://127.0.0.1:8443", anotherServer: false)
         #expect(try sync.state().cursor == 40 && !sync.state().fullSyncNeeded)
-        try sync.setServerURL("https://two.example")
+        #expect(try sync.state().serverURL == "https://127.0.0.1:8443")
+        try sync.setServerURL("https://two.example", anotherServer: true)
         #expect(try sync.state().cursor == 0 && sync.state().fullSyncNeeded)
     }
 

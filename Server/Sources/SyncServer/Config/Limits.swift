@@ -5,7 +5,7 @@
 /// `serve` takes each as an option, for tests and small deployments.
 public struct Limits: Sendable, Codable, Equatable {
     /// Protocol version.
-    public var version: Int = 1
+    public var version: Int = 2
     /// Largest sealed record or command, in bytes (`413`).
     public var maxRecordBytes: Int = 16_384
     /// Most records or commands in one request (`413`).
@@ -48,7 +48,7 @@ public struct Limits: Sendable, Codable, Equatable {
     /// How long an idempotency key is remembered.
     public static let idempotencyWindowSeconds = 24 * 60 * 60
 
-    /// The default limits of protocol version 1.
+    /// The default limits of protocol version 2.
     public init() {}
 
     enum CodingKeys: String, CodingKey {

@@ -28,6 +28,20 @@ extension Transaction {
         return nil
     }
 
+    /// The account's generation and counter, without locking; `nil` when there is no such account.
+    func generation(accountID: String) async throws -> (generation: String, counter: Int64)? {
+        let rows = try await query("SELECT generation, counter FROM accounts WHERE account_id = \(accountID)")
+        for try await row in rows.decode((String, Int64).self) { return (row.0, row.1) }
+        return nil
+    }
+
+    /// The server's own id (made by migration 3), kept with the database.
+    func serverID() async throws -> String? {
+        let rows = try await query("SELECT value FROM server_meta WHERE key = 'server_id'")
+        for try await value in rows.decode(String.self) { return value }
+        return nil
+    }
+
     /// The account's counter, taking the account's row lock.
     func lockCounter(accountID: String) async throws -> Int64? {
         try await lockUsage(accountID: accountID)?.counter

@@ -123,6 +123,25 @@ enum Schema {
     static let createIdempotencyAgeIndex =
         "CREATE INDEX idempotency_created ON idempotency (created_at)"
 
+    /// What identifies this server's database to devices: one row per key. `server_id` is random, made
+    /// once, and travels with the database (a second process of the same database, or the same database
+    /// behind another URL, is the same server to a device).
+    static let createServerMeta = """
+        CREATE TABLE server_meta (
+            key text NOT NULL,
+            value text NOT NULL,
+            PRIMARY KEY (key)
+        )
+        """
+
+    static let insertServerID =
+        "INSERT INTO server_meta (key, value) VALUES ('server_id', gen_random_uuid()::text)"
+
+    /// An account's generation: random, made with the account. An account deleted and made again has
+    /// another, so a device that joined the old one learns that it is gone (every existing row gets its own).
+    static let addAccountGeneration =
+        "ALTER TABLE accounts ADD COLUMN generation text NOT NULL DEFAULT gen_random_uuid()::text"
+
     /// Every migration, in order.
     static let migrations: [Migration] = [
         Migration(version: 1, name: "initial", statements: [
@@ -131,6 +150,9 @@ enum Schema {
         Migration(version: 2, name: "commands_quotas_sweeping", statements: [
             addAccountUsage, fillAccountUsage, createCommands, createCommandsPendingIndex,
             createRecordsModifiedIndex, createDevicesSeenIndex, createIdempotencyAgeIndex,
+        ]),
+        Migration(version: 3, name: "server_identity_account_generation", statements: [
+            createServerMeta, insertServerID, addAccountGeneration,
         ]),
     ]
 }

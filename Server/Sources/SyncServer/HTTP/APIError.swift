@@ -37,6 +37,10 @@ public struct APIError: HTTPResponseError, Sendable {
     static func conflict(_ message: String) -> Self { .init(.conflict, "conflict", message) }
     static func tooLarge(_ message: String) -> Self { .init(.contentTooLarge, "too_large", message) }
     static func notFound(_ message: String) -> Self { .init(.notFound, "not_found", message) }
+    /// The account does not exist on this server (deleted, or never made here).
+    static func noAccount() -> Self {
+        .init(.notFound, "no_account", "no such account on this server: it was deleted, or never made here")
+    }
     /// `410`: the cursor is older than the tombstones kept; fetch again from 0.
     static func cursorExpired(_ message: String) -> Self { .init(.gone, "cursor_expired", message) }
     /// `413` for an account quota (`quota_devices`, `quota_records`, `quota_bytes`).

@@ -11,6 +11,8 @@ struct SyncAPI: Sendable {
     let bus: any HintBus
     let rateLimiter: UploadRateLimiter
     let limits: Limits
+    /// The server's id, read once from the database.
+    let serverIdentity = ServerIdentity()
     let logger: Logger
     /// Where `/metrics` reads from (`nil`: metrics are off).
     let metricsRegistry: PrometheusCollectorRegistry?

@@ -17,6 +17,22 @@ enum PGDump {
         return try ChildProcess.run(arguments)
     }
 
+    /// Loads a plain-text dump into the (empty) database at `url`, as an operator restoring a backup would.
+    static func restore(_ dump: String, into url: String) throws {
+        let parsed = try DatabaseURL(url)
+        guard let components = URLComponents(string: url) else { throw DumpError(message: "unreadable URL") }
+        let socketDirectory = components.queryItems?.first { $0.name == "host" }?.value
+        let binary = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql"))?
+            .sorted().last.map { "/usr/lib/postgresql/\($0)/bin/psql" } ?? "psql"
+        let file = NSTemporaryDirectory() + "dump-\(UUID().uuidString).sql"
+        try dump.write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        var arguments = [binary, "-q", "-v", "ON_ERROR_STOP=1", "-U", parsed.username, "-d", String(components.path.dropFirst())]
+        arguments += ["-h", socketDirectory ?? components.host ?? "localhost", "-p", String(components.port ?? 5432)]
+        arguments += ["-f", file]
+        _ = try ChildProcess.run(arguments)
+    }
+
     struct DumpError: Error {
         var message: String
     }

@@ -18,8 +18,12 @@ final class SyncDevice: @unchecked Sendable {
 
     var path: String { directory.appendingPathComponent("store.sqlite").path }
 
-    /// A device named `name` in the account of `seed` (a new account when `nil`).
-    init(name: String, seed: SyncSeed? = nil, server: URL, configuration: SyncClient.Configuration = .init()) throws {
+    /// A device named `name` in the account of `seed` (a new account when `nil`), whose clock
+    /// is `skew` seconds off.
+    init(
+        name: String, seed: SyncSeed? = nil, server: URL, configuration: SyncClient.Configuration = .init(),
+        skew: TimeInterval = 0
+    ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("sync-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         database = try SessionDatabase.open(atPath: directory.appendingPathComponent("store.sqlite").path)
@@ -29,9 +33,24 @@ final class SyncDevice: @unchecked Sendable {
         histories = SQLiteNavigationHistoryRepository(database: database)
         keys = SyncKeyFile(besideStoreAt: directory.appendingPathComponent("store.sqlite").path)
         credentials = try SyncPairing.pair(storage: sync, keyStore: keys, seed: seed, deviceName: name)
+        self.skew = skew
         client = try SyncClient(
             storage: sync, keyStore: keys, serverURL: server, configuration: configuration,
-            applier: IncomingCommandApplier(sync: sync, browsers: browsers, tabs: tabs, histories: histories))
+            applier: IncomingCommandApplier(sync: sync, browsers: browsers, tabs: tabs, histories: histories),
+            clock: { Date().addingTimeInterval(skew) })
+    }
+
+    /// How far this device's clock is off, in seconds.
+    let skew: TimeInterval
+
+    /// Another client of this store and its keys, as the device's next launch would make
+    /// (perhaps with another URL of the server).
+    func nextLaunch(server: URL) throws -> SyncClient {
+        let skew = self.skew
+        return try SyncClient(
+            storage: sync, keyStore: keys, serverURL: server,
+            applier: IncomingCommandApplier(sync: sync, browsers: browsers, tabs: tabs, histories: histories),
+            clock: { Date().addingTimeInterval(skew) })
     }
 
     deinit {

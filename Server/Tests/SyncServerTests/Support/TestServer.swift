@@ -52,7 +52,12 @@ struct TestServer: Sendable {
 
     /// A single integer from `query`.
     func scalar(_ query: PostgresQuery) async throws -> Int64 {
-        try await sql { connection in
+        try await Self.scalar(databaseURL, query)
+    }
+
+    /// A single integer from `query` on the database at `databaseURL`.
+    static func scalar(_ databaseURL: String, _ query: PostgresQuery) async throws -> Int64 {
+        try await TestPostgres.withConnection(to: try DatabaseURL(databaseURL)) { connection in
             let rows = try await connection.query(query, logger: TestPostgres.logger)
             for try await value in rows.decode(Int64.self) { return value }
             return -1

@@ -9,14 +9,19 @@ extension SyncAPI {
         guard let signature = Self.base64(body.signature) else { throw APIError.badRequest("signature must be base64") }
         let now = Date()
         guard abs(Self.seconds(now) - body.issuedAt) <= Limits.tokenClockSkewSeconds else {
-            throw APIError.forbidden("issued_at is more than \(Limits.tokenClockSkewSeconds) s from the server's clock")
+            throw APIError.forbidden(
+                "issued_at is more than \(Limits.tokenClockSkewSeconds) s from the server's clock (\(Self.seconds(now)); "
+                    + "the Date header has it too)")
         }
         let message = AccountIdentity.tokenMessage(
             accountID: body.accountID, deviceID: body.deviceID, issuedAt: body.issuedAt)
         try await database.transaction("token") { tx in
             guard let device = try await tx.device(accountID: body.accountID, deviceID: body.deviceID),
                   device.revokedAt == nil
-            else { throw APIError.forbidden("unknown or revoked device") }
+            else {
+                guard try await tx.generation(accountID: body.accountID) != nil else { throw APIError.noAccount() }
+                throw APIError.forbidden("unknown or revoked device")
+            }
             guard AccountIdentity.verify(signature: Data(signature), of: message, publicKey: device.publicKey) else {
                 throw APIError.forbidden("bad signature")
             }

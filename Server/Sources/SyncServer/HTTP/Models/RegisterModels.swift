@@ -5,10 +5,14 @@ struct RegisterRequest: Decodable {
     var deviceID: String
     var deviceKey: String
     var signature: String
+    /// Whether an account that does not exist may be made (absent: yes, as version 1 did). A device
+    /// that joined the account before sends `false`, so a deleted account is never made again behind
+    /// its back.
+    var create: Bool?
 
     enum CodingKeys: String, CodingKey {
         case accountID = "account_id", accountKey = "account_key"
-        case deviceID = "device_id", deviceKey = "device_key", signature
+        case deviceID = "device_id", deviceKey = "device_key", signature, create
     }
 }
 
@@ -16,8 +20,14 @@ struct RegisterRequest: Decodable {
 struct RegisterResponse: Encodable {
     var accountID: String
     var deviceID: String
+    /// The account's generation: another one means the account was deleted and made again.
+    var generation: String
+    /// The account's counter: below a device's cursor, the server lost commits the device saw.
+    var counter: Int64
+    /// The server's id.
+    var serverID: String
 
     enum CodingKeys: String, CodingKey {
-        case accountID = "account_id", deviceID = "device_id"
+        case accountID = "account_id", deviceID = "device_id", generation, counter, serverID = "server_id"
     }
 }
