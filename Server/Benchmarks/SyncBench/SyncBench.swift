@@ -64,6 +64,7 @@ struct SyncBench: AsyncParsableCommand {
         var perChange: [(size: Int, mean: Double, max: Int, firefox: Int, kept: Int)] = []
         var coldStarts: [(size: Int, seconds: Double)] = []
         var completeness: [(size: Int, local: Int, shown: Int, matching: Int, duplicates: Int)] = []
+        var urlChanges: [(size: Int, bytes: Int, uploaded: Int)] = []
 
         for size in sizes {
             print("\n\(Figures.count(size)) tabs")
@@ -106,6 +107,11 @@ struct SyncBench: AsyncParsableCommand {
             let matching = local.filter { remote[$0.key] == $0.value }.count
             completeness.append((size, local.count, remote.count, matching, duplicates))
             print("  cold start: \(Figures.count(remote.count)) tabs shown in \(Figures.ms(seconds)); \(Figures.count(matching)) of \(Figures.count(local.count)) match the sender's")
+
+            // The same server behind another URL: the next launch keeps its cursor (issue 36).
+            let moved = try await URLChange.measure(device: sender, server: server)
+            urlChanges.append((size, moved.bytes, moved.uploaded))
+            print("  another URL of the same server: \(Figures.bytes(Double(moved.bytes))) in \(moved.requests) requests, \(moved.uploaded) records uploaded")
             sender.close()
             newcomer.close()
         }
@@ -140,6 +146,13 @@ struct SyncBench: AsyncParsableCommand {
         print("  \(crash.kills) killed, \(crash.failedChildren) ended otherwise; \(Figures.count(crash.committed)) changes committed locally; \(crash.tabs) open tabs: \(crash.lost) lost or stale on the server, \(crash.duplicated) duplicated")
 
         // Goals.
+        print("\nGoals (issue 36):")
+        let moved10k = urlChanges.first { $0.size == 10_000 }
+        print(Figures.goal(
+            (moved10k?.bytes ?? .max) <= 10_240,
+            "a URL change to the same server costs <= 10 KB on the wire at 10,000 tabs: "
+                + urlChanges.map { "\(Figures.count($0.size)): \(Figures.bytes(Double($0.bytes))), \($0.uploaded) records up" }
+                    .joined(separator: "; ") + (moved10k == nil ? " (10,000 not measured)" : "")))
         print("\nGoals (issue 20):")
         print(Figures.goal(
             sent.latencies.count >= 1000 && commandP99 <= 1 && sent.late == 0 && sent.lost == 0 && sent.duplicated == 0,
