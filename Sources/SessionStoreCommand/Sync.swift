@@ -26,9 +26,11 @@ extension SessionStore {
             defer { try? database.close() }
             let client = try connection.client(database: database, path: options.path)
             if watch {
-                print("syncing with \(try SyncStorage(database: database).state().serverURL ?? ""); interrupt to stop")
+                print("syncing with \(client.serverURL.absoluteString); interrupt to stop")
                 fflush(nil)
                 try waitingFor { await client.run() }
+                // It returns only when the account is gone from the server.
+                if let error = try waitingFor({ await client.status.lastError }) { throw error }
                 return
             }
             let report = try waitingFor { try await client.sync() }

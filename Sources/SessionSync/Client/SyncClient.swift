@@ -64,6 +64,8 @@ public actor SyncClient {
     private let configuration: Configuration
     /// The last status.
     public private(set) var status = SyncStatus()
+    /// The server's URL this client syncs with.
+    public nonisolated let serverURL: URL
     /// Whether an upload is under way.
     private var uploading = false
     /// Syncs under way (the two loops of ``run()`` and ``sync()`` may overlap).
@@ -119,6 +121,7 @@ public actor SyncClient {
             baseURL: serverURL, transport: transport, credentials: credentials, clock: clock)
         self.configuration = configuration
         self.clock = clock
+        self.serverURL = serverURL
     }
 
     /// Before the first call of this client: asks the server for its id, and registers
@@ -135,7 +138,7 @@ public actor SyncClient {
     /// Nothing is uploaded or fetched before these checks pass.
     private func prepare() async throws {
         guard !prepared else { return }
-        let url = server.baseURL.absoluteString
+        let url = serverURL.absoluteString
         let info = try await server.info()
         let state = try storage.state()
         var kept = (try keyStore.load()) ?? credentials
@@ -183,12 +186,18 @@ public actor SyncClient {
     /// Syncs until the task is cancelled: uploads a debounce after each local
     /// change, sends each command as its undo window ends, and waits on the
     /// server for hints of other devices' changes and commands. Errors are
-    /// kept in ``status`` and retried with a growing pause.
+    /// kept in ``status`` and retried with a growing pause, except an account
+    /// gone from the server (deleted, or restored from an older backup): then
+    /// it returns, with that error in ``status``.
     public func run() async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.uploadLoop() }
             group.addTask { await self.commandLoop() }
             group.addTask { await self.hintLoop() }
+            // A loop ends on cancellation, or when the account is gone (``SyncError/accountDeleted(serverURL:)``,
+            // ``SyncError/accountRestored(serverURL:serverCounter:cursor:)``): then every loop ends.
+            await group.next()
+            group.cancelAll()
         }
     }
 
@@ -212,6 +221,7 @@ public actor SyncClient {
             } catch is CancellationError {
                 return
             } catch {
+                if Self.endsTheRun(error) { return }
                 failures += 1
                 guard (try? await Task.sleep(for: Self.pause(after: failures))) != nil else { return }
                 signal.yield(1)
@@ -255,6 +265,7 @@ public actor SyncClient {
             } catch is CancellationError {
                 return
             } catch {
+                if Self.endsTheRun(error) { return }
                 failures += 1
                 try? await Task.sleep(for: Self.pause(after: failures))
             }
@@ -287,6 +298,7 @@ public actor SyncClient {
             } catch is CancellationError {
                 return
             } catch {
+                if Self.endsTheRun(error) { return }
                 failures += 1
                 guard (try? await Task.sleep(for: Self.pause(after: failures))) != nil else { return }
                 signal.yield()
@@ -300,6 +312,14 @@ public actor SyncClient {
         switch error as? SyncError {
         case .unreachable?: true
         case .server(let status, _, _)?: status >= 500
+        default: false
+        }
+    }
+
+    /// Whether `error` ends ``run()``: retrying cannot help, the user must pair again.
+    static func endsTheRun(_ error: any Error) -> Bool {
+        switch error as? SyncError {
+        case .accountDeleted?, .accountRestored?: true
         default: false
         }
     }
@@ -638,7 +658,7 @@ public actor SyncClient {
         } catch SyncError.server(let status, _, let message) where status == 400 && message.contains("from the future") {
             // The counter fell below the cursor since this client checked it (a restore while it ran).
             let cursor = try storage.state().cursor
-            throw SyncError.accountRestored(serverURL: server.baseURL.absoluteString, serverCounter: nil, cursor: cursor)
+            throw SyncError.accountRestored(serverURL: serverURL.absoluteString, serverCounter: nil, cursor: cursor)
         }
     }
 

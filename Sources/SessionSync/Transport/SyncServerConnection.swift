@@ -4,7 +4,7 @@ import Foundation
 /// the offset of the server's clock from this device's, and turns refusals into
 /// ``SyncError``s.
 actor SyncServerConnection {
-    let baseURL: URL
+    private let baseURL: URL
     private let transport: any SyncTransport
     private let credentials: SyncCredentials
     private let clock: @Sendable () -> Date
