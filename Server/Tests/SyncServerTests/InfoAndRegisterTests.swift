@@ -9,7 +9,10 @@ struct InfoAndRegisterTests {
             let answer = try await server.client.send("GET", "/v1/info")
             #expect(answer.status == 200)
             let json = answer.json
-            #expect(json["version"] as? Int == 1)
+            #expect(json["version"] as? Int == 2)
+            let serverID = try #require(json["server_id"] as? String)
+            #expect(UUID(uuidString: serverID) != nil)
+            #expect(try await server.client.send("GET", "/v1/info").json["server_id"] as? String == serverID)
             #expect(json["max_record_bytes"] as? Int == 16_384)
             #expect(json["max_batch_records"] as? Int == 1_000)
             #expect(json["max_batch_bytes"] as? Int == 4_194_304)
@@ -32,6 +35,35 @@ struct InfoAndRegisterTests {
             #expect(second.status == 201)
             #expect(try await server.scalar("SELECT count(*) FROM devices WHERE account_id = \(account.accountID)") == 2)
             #expect(try await server.scalar("SELECT count(*) FROM accounts") == 1)
+        }
+    }
+
+    @Test func registerGivesTheGeneration_andMakesNoAccountWhenTold() async throws {
+        try await TestServer.with { (server: TestServer) async throws in
+            let account = TestAccount()
+            let device = TestDevice(account: account)
+            var body = try device.registration()
+            body["create"] = false
+            let refused = try await server.client.send("POST", "/v1/devices", json: body)
+            #expect(refused.status == 404 && refused.errorCode == "no_account")
+            #expect(try await server.scalar("SELECT count(*) FROM accounts") == 0)
+
+            let made = try await server.client.register(device)
+            #expect(made.status == 201)
+            let generation = try #require(made.json["generation"] as? String)
+            #expect(made.json["counter"] as? Int == 0)
+            let info = try await server.client.send("GET", "/v1/info")
+            #expect(made.json["server_id"] as? String == info.json["server_id"] as? String)
+            let again = try await server.client.send("POST", "/v1/devices", json: body)
+            #expect(again.status == 200 && again.json["generation"] as? String == generation)
+
+            // Deleted, then made again by a new pairing: another generation.
+            let token = try await server.client.token(for: device, register: false)
+            #expect(try await server.client.send("DELETE", "/v1/account", headers: ["Authorization": "Bearer \(token)"]).status == 200)
+            #expect(try await server.client.send("POST", "/v1/token", json: try device.tokenRequest()).errorCode == "no_account")
+            let remade = try await server.client.register(TestDevice(account: account))
+            #expect(remade.status == 201)
+            #expect(remade.json["generation"] as? String != generation)
         }
     }
 

@@ -16,8 +16,9 @@ public struct SyncState: Sendable, Hashable {
     public var serverURL: String?
     /// The version the next uploaded record takes.
     package var nextVersion: Int64
-    /// The server's sequence number this device has read up to.
-    package var cursor: Int64
+    /// The server's sequence number this device has read up to (SPI: the `Server/` package's
+    /// end-to-end tests check it).
+    @_spi(SyncInternals) public var cursor: Int64
     /// When a sync last completed.
     public var lastSyncAt: Date?
     /// What the last sync failed with, when it did.

@@ -151,7 +151,7 @@ public actor SyncClient {
         }
         if !sameServer { kept.accountGeneration = nil }
         let joined = kept.accountGeneration != nil || (sameServer && state.cursor > 0)
-        let registered = try await server.register(create: !joined)
+        let registered = try await server.register(create: !joined, generation: kept.accountGeneration)
         if let generation = registered.generation, let known = kept.accountGeneration, generation != known {
             throw SyncError.accountDeleted(serverURL: url)
         }
@@ -289,7 +289,7 @@ public actor SyncClient {
                 failures = 0
                 timer?.cancel()
                 if let next = try storage.nextCommandDue() {
-                    let delay = max(0, next.timeIntervalSinceNow)
+                    let delay = max(0, next.timeIntervalSince(clock()))
                     timer = Task {
                         guard (try? await Task.sleep(for: .milliseconds(Int(delay * 1000) + 1))) != nil else { return }
                         signal.yield()
@@ -536,7 +536,7 @@ public actor SyncClient {
         defer { sendingCommands = false }
         let own = credentials.device.deviceID
         while true {
-            let due = try storage.dueEnvelopes(limit: 1000)
+            let due = try storage.dueEnvelopes(at: clock(), limit: 1000)
             guard !due.isEmpty else { return }
             // Queued on this device's clock; sent on the server's, which decides when they expire.
             let offset = await server.clockOffset

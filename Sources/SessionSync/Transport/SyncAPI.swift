@@ -10,9 +10,11 @@ enum SyncAPI {
         var signature: String
         /// `false` once this device joined the account: the server must not make it again.
         var create: Bool?
+        /// The generation of the account this device joined: the server refuses another.
+        var generation: String?
 
         enum CodingKeys: String, CodingKey {
-            case signature, create
+            case signature, create, generation
             case accountID = "account_id"
             case accountKey = "account_key"
             case deviceID = "device_id"

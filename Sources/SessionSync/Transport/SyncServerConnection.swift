@@ -11,6 +11,8 @@ actor SyncServerConnection {
     private var registration: SyncAPI.Registered?
     /// Whether registering may make the account: as the client last decided (never, until it has).
     private var mayCreate = false
+    /// The generation of the account this device joined, sent with each registration.
+    private var joinedGeneration: String?
     private var token: SyncAPI.Token?
     /// The server's clock minus this device's, in seconds, from the `Date` header of the
     /// last answer: token times and command expiry are on the server's clock.
@@ -68,11 +70,13 @@ actor SyncServerConnection {
     }
 
     /// Registers this device in its account (again is harmless), once per connection.
-    /// With `create` false, an account missing on the server is not made again
-    /// (``SyncError/accountDeleted(serverURL:)``).
+    /// With `create` false, an account missing on the server is not made again,
+    /// and with a `generation`, an account of another generation is refused
+    /// (both ``SyncError/accountDeleted(serverURL:)``).
     @discardableResult
-    func register(create: Bool) async throws -> SyncAPI.Registered {
+    func register(create: Bool, generation: String? = nil) async throws -> SyncAPI.Registered {
         mayCreate = create
+        joinedGeneration = generation
         if let registration { return registration }
         let device = credentials.device
         let signature = try credentials.account.registrationSignature(
@@ -80,7 +84,7 @@ actor SyncServerConnection {
         let body = SyncAPI.Registration(
             accountID: credentials.account.accountID, accountKey: credentials.account.publicKey.base64EncodedString(),
             deviceID: device.deviceID, deviceKey: device.publicKeyText, signature: signature.base64EncodedString(),
-            create: create ? nil : false)
+            create: create ? nil : false, generation: joinedGeneration)
         let registered: SyncAPI.Registered = try decode(try await checked(send(SyncHTTPRequest(
             method: "POST", url: url("v1/devices"), headers: ["Content-Type": "application/json"],
             body: try Self.encoder.encode(body)))))
@@ -98,7 +102,7 @@ actor SyncServerConnection {
     private func bearer() async throws -> String {
         let now = Int64(serverNow().timeIntervalSince1970)
         if let token, token.expiresAt > now + 60 { return token.token }
-        try await register(create: mayCreate)
+        try await register(create: mayCreate, generation: joinedGeneration)
         // Signed on the server's clock as last observed; a refusal for the clock brings the
         // server's `Date`, so one more try is on its clock whatever this device's says.
         var retried = false

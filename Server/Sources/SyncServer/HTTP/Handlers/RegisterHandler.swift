@@ -4,7 +4,8 @@ import Hummingbird
 extension SyncAPI {
     /// `POST /v1/devices`: registers a device under an account signed for by
     /// the account key; creates the account on first use, unless the device
-    /// says it joined it before (`create: false`: then `404 no_account`).
+    /// says it joined it before (`create: false`: then `404 no_account`, as for
+    /// an account of another generation than the one the device names).
     func register(_ request: Request, context: some RequestContext) async throws -> Response {
         let body = try await JSONBody.decode(RegisterRequest.self, from: request)
         guard Hex.isID32(body.accountID) else { throw APIError.badRequest("account_id must be 32 lowercase hex digits") }
@@ -37,6 +38,7 @@ extension SyncAPI {
                 throw APIError.forbidden("account_key is not the account's key")
             }
             guard let account = try await tx.generation(accountID: body.accountID),
+                  body.generation == nil || body.generation == account.generation,
                   let serverID = try await tx.serverID()
             else { throw APIError.noAccount() }
             return (try await Self.registerDevice(body, deviceKey: deviceKey, limits: limits, in: tx), account, serverID)

@@ -9,10 +9,13 @@ struct RegisterRequest: Decodable {
     /// that joined the account before sends `false`, so a deleted account is never made again behind
     /// its back.
     var create: Bool?
+    /// The generation of the account the device joined (version 2): another one is
+    /// `404 no_account`, and the device is not added to the account made since.
+    var generation: String?
 
     enum CodingKeys: String, CodingKey {
         case accountID = "account_id", accountKey = "account_key"
-        case deviceID = "device_id", deviceKey = "device_key", signature, create
+        case deviceID = "device_id", deviceKey = "device_key", signature, create, generation
     }
 }
 
