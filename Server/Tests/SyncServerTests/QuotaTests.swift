@@ -181,7 +181,7 @@ struct QuotaTests {
             let answer = try await server.client.send("GET", "/v1/info")
             #expect(answer.status == 200)
             let expected: [String: Int] = [
-                "version": 1, "max_devices": 7, "max_account_records": 1234, "max_account_bytes": 99999,
+                "version": 2, "max_devices": 7, "max_account_records": 1234, "max_account_bytes": 99999,
                 "max_record_bytes": 2048, "max_pending_commands": 17, "uploads_per_second": 5,
                 "tombstone_days": 11, "hide_device_days": 12, "sweep_device_days": 90,
                 "max_batch_records": 1_000, "max_batch_bytes": 4_194_304, "max_wait_seconds": 30,
