@@ -41,6 +41,16 @@ extension SessionStore {
                 StandardError.write(
                     "sessionstore: \(report.rejected.count) records did not open (tampered, or sealed with other keys) and were skipped: \(report.rejected.prefix(5).joined(separator: ", "))\n")
             }
+            if !report.replayed.isEmpty {
+                StandardError.write(
+                    "sessionstore: \(report.replayed.count) records were older than versions already seen (replayed by the server) and were ignored: \(report.replayed.prefix(5).joined(separator: ", "))\n")
+            }
+            if !report.forgedDeletions.isEmpty {
+                StandardError.write(
+                    "sessionstore: \(report.forgedDeletions.count) deletions were not authenticated (not sealed by their device, no signed revocation) and were not applied; the tabs are kept: \(report.forgedDeletions.prefix(5).joined(separator: ", "))\n")
+            }
+            // Everything else was synced; the status says the server cannot be trusted.
+            if report.foundTampering { throw ExitCode(ExitStatus.protocolError) }
         }
     }
 }

@@ -123,6 +123,16 @@ enum Schema {
     static let createIdempotencyAgeIndex =
         "CREATE INDEX idempotency_created ON idempotency (created_at)"
 
+    /// The account's signed statement that revoked a device (docs/sync-protocol.md,
+    /// "DELETE /v1/devices/{device_id}"): readers check it before they apply the
+    /// unsealed tombstones the server made of the device's records. Both NULL for a
+    /// device revoked without one (a version 1 client).
+    static let addRevocationStatement = """
+        ALTER TABLE devices
+            ADD COLUMN revocation_at bigint NULL,
+            ADD COLUMN revocation_signature bytea NULL
+        """
+
     /// Every migration, in order.
     static let migrations: [Migration] = [
         Migration(version: 1, name: "initial", statements: [
@@ -132,5 +142,6 @@ enum Schema {
             addAccountUsage, fillAccountUsage, createCommands, createCommandsPendingIndex,
             createRecordsModifiedIndex, createDevicesSeenIndex, createIdempotencyAgeIndex,
         ]),
+        Migration(version: 3, name: "revocation_statements", statements: [addRevocationStatement]),
     ]
 }
