@@ -228,7 +228,8 @@ public final class SyncStorage: Sendable {
                     db, sql: "SELECT version, digest FROM sync_record_floors WHERE record_id = ?",
                     arguments: [record.recordID])
                 // A store synced before the floors kept its versions in `sync_remote_records` only.
-                let floorVersion = max(floor?[0] ?? 0, heldVersion ?? 0)
+                let floorSeen: Int64 = floor?[0] ?? 0
+                let floorVersion = max(floorSeen, heldVersion ?? 0)
                 if record.version < floorVersion
                     || (record.version == floorVersion && floor != nil && (floor?[1] as String?) != record.digest)
                 {

@@ -345,6 +345,7 @@ public actor SyncClient {
     /// floor kept with the keys keeps every version new to the server.
     private func fullSync(into report: inout SyncReport) async throws {
         let deviceID = credentials.device.deviceID
+        let sealer = sealer
         let (marked, request) = try storage.markEverything()
         let local = Set(marked.map { entry in
             sealer.account.recordID(
@@ -354,7 +355,6 @@ public actor SyncClient {
         // with their kinds (for the tombstones' seals), the other devices' applied (so a
         // new device downloads the account once).
         var live: [String: SyncRecordKind] = [:]
-        let sealer = sealer
         try await fetch(after: 0, wait: 0, into: &report) { change in
             guard let text = change.sealed, let sealed = Data(base64Encoded: text),
                   case .content(let content, _)? = sealer.opened(

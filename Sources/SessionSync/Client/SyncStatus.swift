@@ -30,7 +30,8 @@ public struct SyncReport: Sendable, Hashable {
     public var applied = 0
     /// Other devices' records removed by tombstones.
     public var removed = 0
-    /// Records skipped: this device's own, or no newer than the one held.
+    /// Records skipped: this device's own, a version already held (a fetch again
+    /// from 0), or a tombstone of a record never seen here.
     public var skipped = 0
     /// Records that did not open (tampered, or sealed with other keys): skipped, nothing stored.
     public var rejected: [String] = []

@@ -66,9 +66,10 @@ struct ForgedDeletionsTests {
             #expect(report.removed == 0 && report.applied == 0 && report.rejected.isEmpty)
             #expect(try phone.remoteURLs() == newest)
 
-            // A fetch again from 0 (a cursor reset forgets the remote tabs) still reports all 200:
-            // the floors outlive it. The tabs cannot come back: the server withholds them now.
-            try phone.sync.restartFetch()
+            // A fetch again from 0 (the server says the phone's cursor is older than the tombstones
+            // it kept: `410`, and the phone forgets the remote tabs) still reports all 200: the floors
+            // outlive it. The tabs cannot come back: the server withholds them now.
+            try await server.execute("UPDATE accounts SET counter = counter + 1, pruned_seq = counter + 1")
             let again = try await phone.client.sync()
             #expect(Set(again.forgedDeletions) == Set(unmoved) && Set(again.replayed) == Set(moved))
         }
