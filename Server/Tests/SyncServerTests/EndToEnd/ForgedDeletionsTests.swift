@@ -112,12 +112,7 @@ struct ForgedDeletionsTests {
 
     @Test func aSignedRevocation_removesTheRevokedDevicesTabs() async throws {
         try await TestServer.with { server in
-            let laptop = try SyncDevice(name: "Laptop", server: server.process.baseURL)
-            let lost = try SyncDevice(name: "Old phone", seed: laptop.credentials.seed, server: server.process.baseURL)
-            let tablet = try SyncDevice(name: "Tablet", seed: laptop.credentials.seed, server: server.process.baseURL)
-            try lost.window([("Bank", "https://bank.example/"), ("Mail", "https://mail.example/")])
-            try await lost.client.sync()
-            try await tablet.client.sync()
+            let (laptop, lost, tablet) = try await lostPhoneSeenByATablet(server)
             #expect(try tablet.remoteURLs()["Old phone"]?.count == 2)
 
             try await laptop.client.revoke(device: lost.credentials.device.deviceID)
@@ -134,12 +129,7 @@ struct ForgedDeletionsTests {
 
     @Test func aRevocationWithATamperedSignature_removesNothing_andIsReported() async throws {
         try await TestServer.with { server in
-            let laptop = try SyncDevice(name: "Laptop", server: server.process.baseURL)
-            let lost = try SyncDevice(name: "Old phone", seed: laptop.credentials.seed, server: server.process.baseURL)
-            let tablet = try SyncDevice(name: "Tablet", seed: laptop.credentials.seed, server: server.process.baseURL)
-            try lost.window([("Bank", "https://bank.example/"), ("Mail", "https://mail.example/")])
-            try await lost.client.sync()
-            try await tablet.client.sync()
+            let (laptop, lost, tablet) = try await lostPhoneSeenByATablet(server)
             let before = try tablet.remoteURLs()
 
             try await laptop.client.revoke(device: lost.credentials.device.deviceID)
@@ -210,6 +200,18 @@ struct ForgedDeletionsTests {
             #expect(try phone.remoteURLs()["Laptop"] == ["https://silent.example/"])
         }
     }
+}
+
+/// Three devices of one account: a laptop, an old phone with two tabs that is about to be
+/// lost (revoked), and a tablet that holds the phone's tabs.
+private func lostPhoneSeenByATablet(_ server: TestServer) async throws -> (SyncDevice, SyncDevice, SyncDevice) {
+    let laptop = try SyncDevice(name: "Laptop", server: server.process.baseURL)
+    let lost = try SyncDevice(name: "Old phone", seed: laptop.credentials.seed, server: server.process.baseURL)
+    let tablet = try SyncDevice(name: "Tablet", seed: laptop.credentials.seed, server: server.process.baseURL)
+    try lost.window([("Bank", "https://bank.example/"), ("Mail", "https://mail.example/")])
+    try await lost.client.sync()
+    try await tablet.client.sync()
+    return (laptop, lost, tablet)
 }
 
 /// Each live record of the device, as PostgreSQL holds it: version and sealed bytes by record id.
