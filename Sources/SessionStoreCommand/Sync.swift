@@ -12,7 +12,9 @@ extension SessionStore {
                 Uploads what changed since the last sync, sealed, and sends queued commands; then fetches \
                 what the other devices uploaded into the store's remote tables (see `sessionstore remote`) \
                 and applies the tabs they sent or closed here. With --watch, keeps syncing: a second after \
-                each change, and at once when another device uploads or sends a command.
+                each change, and at once when another device uploads or sends a command. Records that do not \
+                open, older versions the server replays, and deletions nothing authenticates are not applied: \
+                stderr names them and the command exits 76 once the rest is synced.
                 """)
 
         @OptionGroup var options: StoreOptions
@@ -43,6 +45,16 @@ extension SessionStore {
                 StandardError.write(
                     "sessionstore: \(report.rejected.count) records did not open (tampered, or sealed with other keys) and were skipped: \(report.rejected.prefix(5).joined(separator: ", "))\n")
             }
+            if !report.replayed.isEmpty {
+                StandardError.write(
+                    "sessionstore: \(report.replayed.count) records were older than versions already seen (replayed by the server) and were ignored: \(report.replayed.prefix(5).joined(separator: ", "))\n")
+            }
+            if !report.forgedDeletions.isEmpty {
+                StandardError.write(
+                    "sessionstore: \(report.forgedDeletions.count) deletions were not authenticated (not sealed by their device, no signed revocation) and were not applied; the tabs are kept: \(report.forgedDeletions.prefix(5).joined(separator: ", "))\n")
+            }
+            // Everything else was synced; the status says the server cannot be trusted.
+            if report.foundTampering { throw ExitCode(ExitStatus.protocolError) }
         }
     }
 }

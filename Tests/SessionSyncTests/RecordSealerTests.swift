@@ -48,6 +48,36 @@ import Testing
         #expect(sealed.range(of: Data("example.com".utf8)) == nil)
     }
 
+    @Test func aSealedTombstone_opensAsADeletion_onlyInItsPlace() throws {
+        let keys = AccountKeys(seed: Self.seed)
+        let sealer = RecordSealer(account: keys)
+        let local = "33333333-3333-4333-8333-333333333333"
+        let (recordID, sealed) = try sealer.sealTombstone(kind: .closed, localID: local, deviceID: Self.device, version: 9)
+        #expect(recordID == keys.recordID(kind: .closed, deviceID: Self.device, localID: local))
+        guard case .deleted(let kind)? = sealer.opened(sealed, recordID: recordID, deviceID: Self.device, version: 9) else {
+            Issue.record("a sealed tombstone did not open as a deletion")
+            return
+        }
+        #expect(kind == .closed)
+        // It is no record, and it opens nowhere else: another version, device, id or account.
+        #expect(sealer.open(sealed, recordID: recordID, deviceID: Self.device, version: 9) == nil)
+        #expect(sealer.opened(sealed, recordID: recordID, deviceID: Self.device, version: 10) == nil)
+        #expect(sealer.opened(sealed, recordID: recordID, deviceID: "22222222-2222-4222-8222-222222222222", version: 9) == nil)
+        #expect(sealer.opened(sealed, recordID: String(repeating: "0", count: 32), deviceID: Self.device, version: 9) == nil)
+        #expect(RecordSealer(account: AccountKeys(seed: .generate()))
+            .opened(sealed, recordID: recordID, deviceID: Self.device, version: 9) == nil)
+    }
+
+    @Test func aRevocationStatement_verifiesOnlyForItsDeviceAndTime() throws {
+        let keys = AccountKeys(seed: Self.seed)
+        let signature = try keys.revocationSignature(deviceID: Self.device, revokedAt: 1_795_000_000)
+        #expect(keys.verifiesRevocation(of: Self.device, revokedAt: 1_795_000_000, signature: signature))
+        #expect(!keys.verifiesRevocation(of: Self.device, revokedAt: 1_795_000_001, signature: signature))
+        #expect(!keys.verifiesRevocation(of: "22222222-2222-4222-8222-222222222222", revokedAt: 1_795_000_000, signature: signature))
+        let stranger = AccountKeys(seed: .generate())
+        #expect(!stranger.verifiesRevocation(of: Self.device, revokedAt: 1_795_000_000, signature: signature))
+    }
+
     @Test func aRecordOverTheCap_dropsItsFarthestNavigationsFirst() throws {
         let sealer = RecordSealer(account: AccountKeys(seed: Self.seed))
         let big = Self.tab(navigations: 12, current: 3, urlLength: 2000)

@@ -20,8 +20,8 @@ struct MigrateCommandTests {
             for try await value in rows.decode(Int64.self) { return value }
             return -1
         }
-        // Two migrations, five tables.
-        #expect(count == 7)
+        // Four migrations, five tables.
+        #expect(count == 9)
         try await TestPostgres.shared.dropDatabase(databaseURL)
     }
 

@@ -69,6 +69,65 @@ struct RevocationTests {
         }
     }
 
+    @Test func aSignedRevocationIsKept_andGoesWithEachTombstoneTheServerMade() async throws {
+        try await TestServer.with { (server: TestServer) async throws in
+            let account = TestAccount()
+            let keeper = TestDevice(account: account), lost = TestDevice(account: account)
+            let keeperToken = try await server.client.token(for: keeper)
+            let lostToken = try await server.client.token(for: lost)
+            let lostTab = UUID().uuidString.lowercased()
+            _ = try await server.client.upload(
+                [try lost.tabRecord(localID: lostTab, version: 1), try lost.tabRecord(version: 2)], token: lostToken)
+            // The lost device sealed one deletion itself before it was lost: that one keeps its seal.
+            let sealedID = account.recordID(kind: "tab", deviceID: lost.id, localID: lostTab)
+            let tombstone = try account.seal(
+                Data(#"{"deleted":true,"v":2}"#.utf8), deviceID: lost.id, recordID: sealedID, kind: "tab", version: 3)
+            #expect(try await server.client.upload(
+                [["id": sealedID, "version": 3, "tombstone": true, "sealed": tombstone.base64EncodedString()]],
+                token: lostToken).status == 200)
+
+            // A statement signed by another key, or for another device, is refused and revokes nothing.
+            let forged = try account.revocation(of: lost.id, signedBy: .init())
+            #expect(try await server.client.revoke(lost.id, token: keeperToken, statement: forged).status == 403)
+            let misdirected = try account.revocation(of: keeper.id)
+            #expect(try await server.client.revoke(lost.id, token: keeperToken, statement: misdirected).status == 403)
+            #expect(try await server.client.revoke(lost.id, token: keeperToken, statement: ["revoked_at": 1]).status == 400)
+            #expect(try await server.scalar("SELECT count(*) FROM devices WHERE revoked_at IS NOT NULL") == 0)
+
+            let statement = try account.revocation(of: lost.id, at: 1_795_000_000)
+            let revoked = try await server.client.revoke(lost.id, token: keeperToken, statement: statement)
+            #expect(revoked.status == 200)
+            #expect(revoked.json["tombstoned"] as? Int == 1)
+            let changes = try await server.client.changes(token: keeperToken).records
+            let made = changes.filter { $0["sealed"] == nil }
+            #expect(made.count == 1)
+            let revocation = try #require(made.first?["revocation"] as? [String: Any])
+            #expect(revocation["revoked_at"] as? Int == 1_795_000_000)
+            #expect(revocation["signature"] as? String == statement["signature"] as? String)
+            // The device's own sealed tombstone carries no statement: its seal authenticates it.
+            let own = try #require(changes.first { $0["id"] as? String == sealedID })
+            #expect(own["tombstone"] as? Bool == true && own["sealed"] != nil && own["revocation"] == nil)
+        }
+    }
+
+    @Test func aRevocationWithoutAStatement_isStillAccepted_andItsTombstonesCarryNone() async throws {
+        try await TestServer.with { (server: TestServer) async throws in
+            let account = TestAccount()
+            let keeper = TestDevice(account: account), lost = TestDevice(account: account)
+            let keeperToken = try await server.client.token(for: keeper)
+            let lostToken = try await server.client.token(for: lost)
+            _ = try await server.client.upload([try lost.tabRecord(version: 1)], token: lostToken)
+            #expect(try await server.client.revoke(lost.id, token: keeperToken).status == 200)
+            let made = try await server.client.changes(token: keeperToken).records
+            #expect(made.count == 1 && made[0]["tombstone"] as? Bool == true && made[0]["revocation"] == nil)
+            // Revoking again with a statement adds it (a version 2 device can vouch for a version 1 revocation).
+            let statement = try account.revocation(of: lost.id)
+            #expect(try await server.client.revoke(lost.id, token: keeperToken, statement: statement).status == 200)
+            let vouched = try await server.client.changes(token: keeperToken).records
+            #expect((vouched.first?["revocation"] as? [String: Any])?["signature"] as? String == statement["signature"] as? String)
+        }
+    }
+
     @Test func commandsToARevokedDeviceAreDropped() async throws {
         try await TestServer.with { (server: TestServer) async throws in
             let account = TestAccount()

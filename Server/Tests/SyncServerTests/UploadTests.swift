@@ -62,6 +62,28 @@ struct UploadTests {
         }
     }
 
+    @Test func aSealedTombstoneIsStoredAndReturnedSealed_andCountsNoRecordOrByte() async throws {
+        try await TestServer.with { (server: TestServer) async throws in
+            let device = TestDevice(account: TestAccount())
+            let token = try await server.client.token(for: device)
+            let tab = UUID().uuidString.lowercased()
+            _ = try await server.client.upload([try device.tabRecord(localID: tab, version: 1)], token: token)
+            #expect(try await server.scalar("SELECT live_records FROM accounts") == 1)
+            let id = device.account.recordID(kind: "tab", deviceID: device.id, localID: tab)
+            let sealed = try device.account.seal(
+                Data(#"{"deleted":true,"v":2}"#.utf8), deviceID: device.id, recordID: id, kind: "tab", version: 2)
+            let tombstone: [String: Any] = ["id": id, "version": 2, "tombstone": true, "sealed": sealed.base64EncodedString()]
+            #expect(try await server.client.upload([tombstone], token: token).status == 200)
+            let changes = try await server.client.changes(token: token)
+            #expect(changes.records.count == 1)
+            #expect(changes.records[0]["tombstone"] as? Bool == true)
+            #expect(changes.records[0]["sealed"] as? String == sealed.base64EncodedString())
+            #expect(try await server.scalar("SELECT live_records FROM accounts") == 0)
+            #expect(try await server.scalar("SELECT live_bytes FROM accounts") == 0)
+            #expect(try await server.scalar("SELECT size FROM records") == 0)
+        }
+    }
+
     @Test func anIdempotentRepeatReturnsTheSameCursorAndStoresNothingTwice() async throws {
         try await TestServer.with { (server: TestServer) async throws in
             let device = TestDevice(account: TestAccount())

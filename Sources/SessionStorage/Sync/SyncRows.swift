@@ -67,6 +67,11 @@ enum SyncRows {
             """)
     }
 
+    /// Forgets the versions seen of the other devices' records (sync turned off, or another account).
+    static func forgetFloors(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM sync_record_floors")
+    }
+
     // MARK: - Records built from the rows
 
     /// What the record of `entry` holds now, or `nil` when it is gone or not published.

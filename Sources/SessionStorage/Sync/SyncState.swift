@@ -73,11 +73,18 @@ package struct SyncReceivedRecord: Sendable, Hashable {
     package var modifiedAt: Date
     /// What it holds, and its payload as received; `nil` for a tombstone.
     package var content: (SyncRecordContent, payload: String)?
+    /// SHA-256 of its sealed bytes as lowercase hex; empty for an unsealed tombstone.
+    package var digest: String
+    /// Whether a tombstone is authenticated: sealed by its device, or made by the
+    /// server for a device revoked with the account's signed statement. An
+    /// unauthenticated one removes a record only when the device has been silent
+    /// long enough for the server's sweep. Always `true` for a record with content.
+    package var isAuthenticated: Bool
 
     /// Creates a received record.
     package init(
         recordID: String, deviceID: String, sequence: Int64, version: Int64, modifiedAt: Date,
-        content: (SyncRecordContent, payload: String)?
+        content: (SyncRecordContent, payload: String)?, digest: String = "", isAuthenticated: Bool = true
     ) {
         self.recordID = recordID
         self.deviceID = deviceID
@@ -85,12 +92,15 @@ package struct SyncReceivedRecord: Sendable, Hashable {
         self.version = version
         self.modifiedAt = modifiedAt
         self.content = content
+        self.digest = digest
+        self.isAuthenticated = isAuthenticated
     }
 
     package static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.recordID == rhs.recordID && lhs.deviceID == rhs.deviceID && lhs.sequence == rhs.sequence
             && lhs.version == rhs.version && lhs.modifiedAt == rhs.modifiedAt
             && lhs.content?.0 == rhs.content?.0 && lhs.content?.payload == rhs.content?.payload
+            && lhs.digest == rhs.digest && lhs.isAuthenticated == rhs.isAuthenticated
     }
 
     package func hash(into hasher: inout Hasher) {
@@ -105,8 +115,14 @@ package struct SyncApplyResult: Sendable, Hashable {
     package var applied = 0
     /// Records removed by tombstones.
     package var removed = 0
-    /// Records skipped: this device's own, or no newer than the one held.
+    /// Records skipped: this device's own, the version already held (a fetch
+    /// again from 0), or an unauthenticated tombstone of a record not held.
     package var skipped = 0
+    /// Records older than the newest version seen of them (or at it with other
+    /// bytes): the server replayed them. Ignored.
+    package var replayed: [String] = []
+    /// Tombstones that nothing authenticates, of records held here: kept, not applied.
+    package var forgedDeletions: [String] = []
 
     /// An empty result.
     package init() {}

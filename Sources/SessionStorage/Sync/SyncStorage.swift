@@ -53,6 +53,7 @@ public final class SyncStorage: Sendable {
             if !sameDevice {
                 try db.execute(sql: "UPDATE sync_state SET next_version = 1, cursor = 0, last_sync_at = NULL WHERE id = 1")
                 try SyncRows.forgetRemote(db)
+                try SyncRows.forgetFloors(db)
             }
             try SyncRows.markEverything(db)
         }
@@ -66,6 +67,7 @@ public final class SyncStorage: Sendable {
             try db.execute(sql: "UPDATE sync_state SET enabled = 0 WHERE id = 1")
             try db.execute(sql: "DELETE FROM sync_outbox")
             try SyncRows.forgetRemote(db)
+            try SyncRows.forgetFloors(db)
             try db.execute(sql: "UPDATE sync_state SET cursor = 0 WHERE id = 1")
         }
     }
@@ -193,41 +195,92 @@ public final class SyncStorage: Sendable {
     }
 
     /// Stores other devices' records and the cursor they were read up to, in one
-    /// transaction. This device's own records, and a record no newer than the one
-    /// held (a replayed older version), are skipped.
+    /// transaction (docs/sync-protocol.md, "What a device detects"):
+    ///
+    /// - this device's own records are skipped;
+    /// - a record below the highest version seen of it, or at that version with
+    ///   other sealed bytes, is a replay: reported and ignored (the floor outlives
+    ///   deletions and ``restartFetch()``); the same version again is skipped, or
+    ///   stored again when a fetch from 0 forgot it;
+    /// - an unauthenticated tombstone (``SyncReceivedRecord/isAuthenticated``)
+    ///   of a record seen here removes it only when this device last heard from
+    ///   its device (by its own clock) before `silentSince`, the server's sweep of
+    ///   silent devices; otherwise it is a forged deletion: reported, the record
+    ///   kept. One of a record never seen here is skipped.
     @discardableResult
-    package func apply(_ records: [SyncReceivedRecord], cursor: Int64) throws -> SyncApplyResult {
+    package func apply(_ records: [SyncReceivedRecord], cursor: Int64, silentSince: Date? = nil) throws -> SyncApplyResult {
         try database.mutate { db in
             let own = try String.fetchOne(db, sql: "SELECT device_id FROM sync_state WHERE id = 1")
+            let now = StoredTime.text(Date())
             var result = SyncApplyResult()
             for record in records {
                 guard record.deviceID != own else {
                     result.skipped += 1
                     continue
                 }
-                let held = try Int64.fetchOne(
-                    db, sql: "SELECT version FROM sync_remote_records WHERE record_id = ?",
+                let held = try Row.fetchOne(
+                    db, sql: "SELECT version, payload != '' FROM sync_remote_records WHERE record_id = ?",
                     arguments: [record.recordID])
-                if let held, held >= record.version {
+                let heldVersion: Int64? = held?[0]
+                let heldLive: Bool = held?[1] ?? false
+                let floor = try Row.fetchOne(
+                    db, sql: "SELECT version, digest FROM sync_record_floors WHERE record_id = ?",
+                    arguments: [record.recordID])
+                // A store synced before the floors kept its versions in `sync_remote_records` only.
+                let floorSeen: Int64 = floor?[0] ?? 0
+                let floorVersion = max(floorSeen, heldVersion ?? 0)
+                if record.version < floorVersion
+                    || (record.version == floorVersion && floor != nil && (floor?[1] as String?) != record.digest)
+                {
+                    result.replayed.append(record.recordID)
+                    continue
+                }
+                if record.version == floorVersion, heldVersion == floorVersion || record.content == nil {
+                    // Delivered again (a fetch from 0): the same version is held, or was a deletion.
                     result.skipped += 1
                     continue
                 }
-                if held != nil { try SyncRows.removeRemote(db, recordID: record.recordID) }
+                if record.content == nil, !record.isAuthenticated {
+                    // A record never seen here has nothing to lose; one seen (held, or forgotten
+                    // by a fetch from 0) is checked.
+                    guard heldLive || floor != nil else {
+                        result.skipped += 1
+                        continue
+                    }
+                    let heard = try String.fetchOne(
+                        db, sql: "SELECT max(received_at) FROM sync_record_floors WHERE device_id = ?",
+                        arguments: [record.deviceID])
+                    // Never heard of here (a store that synced before the floors): not believed.
+                    let swept = heard.flatMap(StoredTime.date).flatMap { heard in silentSince.map { heard < $0 } } ?? false
+                    guard swept else {
+                        result.forgedDeletions.append(record.recordID)
+                        continue
+                    }
+                }
+                if heldVersion != nil { try SyncRows.removeRemote(db, recordID: record.recordID) }
                 if let (content, payload) = record.content {
                     try SyncRows.storeRemote(db, record: record, content: content, payload: payload)
                     result.applied += 1
                 } else {
-                    // The tombstone keeps its version, so an older upload replayed later stays out.
+                    result.removed += heldLive ? 1 : 0
+                    result.skipped += heldLive ? 0 : 1
+                }
+                // Only a newer version sealed by its device is news from that device: one delivered
+                // again, or a tombstone the server made, leaves the time this device last heard from it.
+                if record.version > floorVersion || floor == nil {
+                    let fromDevice = !record.digest.isEmpty
                     try db.execute(
                         sql: """
-                            INSERT INTO sync_remote_records (record_id, device_id, kind, version, seq, modified_at, payload)
-                            VALUES (?, ?, 'tab', ?, ?, ?, '')
+                            INSERT INTO sync_record_floors (record_id, device_id, version, digest, received_at)
+                            VALUES (?, ?, ?, ?, ?)
+                            ON CONFLICT (record_id) DO UPDATE SET device_id = excluded.device_id,
+                                version = excluded.version, digest = excluded.digest,
+                                received_at = CASE WHEN ? THEN excluded.received_at ELSE received_at END
                             """,
                         arguments: [
-                            record.recordID, record.deviceID, record.version, record.sequence,
-                            StoredTime.text(record.modifiedAt),
+                            record.recordID, record.deviceID, record.version, record.digest,
+                            fromDevice ? now : StoredTime.text(Date(timeIntervalSince1970: 0)), fromDevice,
                         ])
-                    result.removed += 1
                 }
                 try db.execute(
                     sql: """

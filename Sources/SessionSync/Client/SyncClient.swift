@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 @_spi(SyncInternals) import SessionStorage
 import SessionModel
@@ -80,6 +81,8 @@ public actor SyncClient {
     private var prepared = false
     /// This device's clock.
     private let clock: @Sendable () -> Date
+    /// The server's `sweep_device_days`, once read.
+    private var sweepDays: Int?
 
     /// A client for the store behind `storage`, with the credentials `keyStore` keeps.
     ///
@@ -140,6 +143,7 @@ public actor SyncClient {
         guard !prepared else { return }
         let url = serverURL.absoluteString
         let info = try await server.info()
+        sweepDays = max(Self.shortestSweepDays, info.sweepDeviceDays ?? 180)
         let state = try storage.state()
         var kept = (try keyStore.load()) ?? credentials
         let sameServer: Bool
@@ -403,10 +407,13 @@ public actor SyncClient {
                         sealed: sealed.base64EncodedString())
                     report.uploadedBytes += sealed.count
                 } else {
+                    // A sealed tombstone: readers apply no deletion that this device did not seal.
+                    let (recordID, sealed) = try sealer.sealTombstone(
+                        kind: record.entry.kind, localID: localID, deviceID: deviceID, version: version)
                     upload = SyncAPI.UploadRecord(
-                        id: sealer.account.recordID(kind: record.entry.kind, deviceID: deviceID, localID: localID),
-                        version: version,
-                        tombstone: true, expiresAt: nil, sealed: nil)
+                        id: recordID, version: version, tombstone: true, expiresAt: nil,
+                        sealed: sealed.base64EncodedString())
+                    report.uploadedBytes += sealed.count
                 }
                 let size = (upload.sealed?.utf8.count ?? 0) + 128
                 if !batch.isEmpty, batchBytes + size > configuration.batchBytes {
@@ -431,22 +438,39 @@ public actor SyncClient {
     /// floor kept with the keys keeps every version new to the server.
     private func fullSync(into report: inout SyncReport) async throws {
         let deviceID = credentials.device.deviceID
+        let sealer = sealer
         let (marked, request) = try storage.markEverything()
         let local = Set(marked.map { entry in
             sealer.account.recordID(
                 kind: entry.kind, deviceID: deviceID, localID: entry.kind == .device ? deviceID : entry.localID)
         })
-        // One pass over everything the server holds: this device's records are noted,
-        // the other devices' applied (so a new device downloads the account once).
-        var live: [String: Bool] = [:]
-        try await fetch(after: 0, wait: 0, into: &report) { change in live[change.id] = !change.tombstone }
-        let stale = live.filter { $0.value && !local.contains($0.key) }.map(\.key).sorted()
+        // One pass over everything the server holds: this device's records are noted
+        // with their kinds (for the tombstones' seals), the other devices' applied (so a
+        // new device downloads the account once).
+        var live: [String: SyncRecordKind] = [:]
+        try await fetch(after: 0, wait: 0, into: &report) { change in
+            guard let text = change.sealed, let sealed = Data(base64Encoded: text),
+                  case .content(let content, _)? = sealer.opened(
+                    sealed, recordID: change.id, deviceID: deviceID, version: change.version)
+            else {
+                // A tombstone, or a record that does not open: nothing of it shows anywhere.
+                live[change.id] = change.tombstone ? nil : .tab
+                return
+            }
+            live[change.id] = content.kind
+        }
+        let stale = live.filter { !local.contains($0.key) }.sorted { $0.key < $1.key }
         var start = 0
         while start < stale.count {
             let chunk = stale[start..<min(stale.count, start + configuration.batchRecords)]
             let first = try reserveVersions(chunk.count)
-            let records = chunk.enumerated().map { offset, id in
-                SyncAPI.UploadRecord(id: id, version: first + Int64(offset), tombstone: true, expiresAt: nil, sealed: nil)
+            let records = try chunk.enumerated().map { offset, record in
+                let version = first + Int64(offset)
+                let sealed = try sealer.sealTombstone(
+                    recordID: record.key, kind: record.value, deviceID: deviceID, version: version)
+                return SyncAPI.UploadRecord(
+                    id: record.key, version: version, tombstone: true, expiresAt: nil,
+                    sealed: sealed.base64EncodedString())
             }
             _ = try await server.upload(records, idempotencyKey: UUID().uuidString.lowercased())
             report.uploaded += records.count
@@ -645,6 +669,24 @@ public actor SyncClient {
 
     // MARK: - Fetch
 
+    /// Whether `revocation` is the account's signed statement that revoked `deviceID`.
+    private func verifies(_ revocation: SyncAPI.Revocation?, of deviceID: String) -> Bool {
+        guard let revocation, let signature = Data(base64Encoded: revocation.signature) else { return false }
+        return sealer.account.verifiesRevocation(of: deviceID, revokedAt: revocation.revokedAt, signature: signature)
+    }
+
+    /// The server's `sweep_device_days` (read once from `/v1/info`; 180 when it does not say),
+    /// never below 30: a server that says 0 would make any deletion look like a sweep.
+    private func sweepDeviceDays() async throws -> Int {
+        if let sweepDays { return sweepDays }
+        let days = max(Self.shortestSweepDays, try await server.info().sweepDeviceDays ?? 180)
+        sweepDays = days
+        return days
+    }
+
+    /// The fewest days of silence after which a device believes the server swept another.
+    static let shortestSweepDays = 30
+
     /// Fetches from the store's cursor; when the server no longer holds what
     /// changed since (`410`), forgets the other devices' records and fetches
     /// everything again. A cursor past the server's counter is a server restored
@@ -679,25 +721,40 @@ public actor SyncClient {
             for change in changes.records where change.deviceID == own { ownRecord(change) }
             for change in changes.records where change.deviceID != own {
                 let modified = Date(timeIntervalSince1970: Double(change.modifiedAt))
-                if change.tombstone {
+                guard let text = change.sealed else {
+                    guard change.tombstone else {
+                        report.rejected.append(change.id)
+                        continue
+                    }
+                    // A tombstone the server made (or a version 1 client's): applied only when the
+                    // account's revocation statement of its device verifies, or by the sweep rule.
                     received.append(SyncReceivedRecord(
                         recordID: change.id, deviceID: change.deviceID, sequence: change.seq, version: change.version,
-                        modifiedAt: modified, content: nil))
+                        modifiedAt: modified, content: nil, isAuthenticated: verifies(change.revocation, of: change.deviceID)))
                     continue
                 }
-                guard let text = change.sealed, let sealed = Data(base64Encoded: text),
-                      let opened = sealer.open(sealed, recordID: change.id, deviceID: change.deviceID, version: change.version)
+                // The sealed bytes decide: a record or a sealed tombstone, whatever the flag says.
+                guard let sealed = Data(base64Encoded: text),
+                      let opened = sealer.opened(sealed, recordID: change.id, deviceID: change.deviceID, version: change.version)
                 else {
                     report.rejected.append(change.id)
                     continue
                 }
+                let content: (SyncRecordContent, payload: String)?
+                if case .content(let record, let payload) = opened { content = (record, payload) } else { content = nil }
                 received.append(SyncReceivedRecord(
                     recordID: change.id, deviceID: change.deviceID, sequence: change.seq, version: change.version,
-                    modifiedAt: modified, content: (opened.content, opened.payload)))
+                    modifiedAt: modified, content: content, digest: SHA256.hash(data: sealed).hexText))
             }
-            let applied = try storage.apply(received, cursor: changes.cursor)
+            var silentSince: Date?
+            if received.contains(where: { !$0.isAuthenticated }) {
+                silentSince = Date().addingTimeInterval(-86_400 * Double(try await sweepDeviceDays()))
+            }
+            let applied = try storage.apply(received, cursor: changes.cursor, silentSince: silentSince)
             report.applied += applied.applied
             report.removed += applied.removed
+            report.replayed += applied.replayed
+            report.forgedDeletions += applied.forgedDeletions
             report.skipped += applied.skipped + changes.records.count(where: { $0.deviceID == own })
             report.cursor = changes.cursor
             cursor = changes.cursor

@@ -30,10 +30,25 @@ public struct SyncReport: Sendable, Hashable {
     public var applied = 0
     /// Other devices' records removed by tombstones.
     public var removed = 0
-    /// Records skipped: this device's own, or no newer than the one held.
+    /// Records skipped: this device's own, a version already held (a fetch again
+    /// from 0), or a tombstone of a record never seen here.
     public var skipped = 0
     /// Records that did not open (tampered, or sealed with other keys): skipped, nothing stored.
     public var rejected: [String] = []
+    /// Records older than the newest version this device has seen of them, or at
+    /// that version with other bytes: the server replayed them. Ignored.
+    public var replayed: [String] = []
+    /// Deletions nothing authenticates, of records this device holds: neither
+    /// sealed by their device, nor made by the server for a device revoked with
+    /// the account's signed statement, nor of a device silent for the server's
+    /// sweep. The records are kept.
+    public var forgedDeletions: [String] = []
+
+    /// Whether the server sent something it cannot have been given: ``rejected``,
+    /// ``replayed`` or ``forgedDeletions`` is not empty.
+    public var foundTampering: Bool {
+        !rejected.isEmpty || !replayed.isEmpty || !forgedDeletions.isEmpty
+    }
     /// The server's cursor read up to.
     public var cursor: Int64 = 0
     /// Commands sent to other devices.

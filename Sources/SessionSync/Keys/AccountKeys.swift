@@ -48,6 +48,18 @@ public struct AccountKeys: Sendable {
         return Data(code).prefix(16).hexText
     }
 
+    /// The account's signature of a device's revocation (protocol version 2).
+    func revocationSignature(deviceID: String, revokedAt: Int64) throws -> Data {
+        try signingKey.signature(for: Data(SyncMessages.revocation(
+            accountID: accountID, deviceID: deviceID, revokedAt: revokedAt).utf8))
+    }
+
+    /// Whether `signature` is the account's signature of `deviceID`'s revocation at `revokedAt`.
+    func verifiesRevocation(of deviceID: String, revokedAt: Int64, signature: Data) -> Bool {
+        signingKey.publicKey.isValidSignature(
+            signature, for: Data(SyncMessages.revocation(accountID: accountID, deviceID: deviceID, revokedAt: revokedAt).utf8))
+    }
+
     /// The account's signature of a device's registration.
     func registrationSignature(deviceID: String, deviceKey: String) throws -> Data {
         try signingKey.signature(for: Data(SyncMessages.registration(
@@ -59,6 +71,10 @@ public struct AccountKeys: Sendable {
 enum SyncMessages {
     static func registration(accountID: String, deviceID: String, deviceKey: String) -> String {
         "sessionstore-sync/v1 register\n\(accountID)\n\(deviceID)\n\(deviceKey)"
+    }
+
+    static func revocation(accountID: String, deviceID: String, revokedAt: Int64) -> String {
+        "sessionstore-sync/v2 revoke\n\(accountID)\n\(deviceID)\n\(revokedAt)"
     }
 
     static func token(accountID: String, deviceID: String, issuedAt: Int64) -> String {

@@ -48,11 +48,51 @@ package struct RecordSealer: Sendable {
         return (recordID, sealed)
     }
 
+    /// The payload of a sealed tombstone (protocol version 2).
+    static let tombstonePayload = Data(#"{"deleted":true,"v":2}"#.utf8)
+
+    /// Seals the deletion of this device's record `localID` of `kind` as
+    /// `version`: a tombstone that readers can tell from one the server made up.
+    package func sealTombstone(
+        kind: SyncRecordKind, localID: String, deviceID: String, version: Int64
+    ) throws -> (recordID: String, sealed: Data) {
+        let recordID = account.recordID(kind: kind, deviceID: deviceID, localID: localID)
+        return (recordID, try sealTombstone(recordID: recordID, kind: kind, deviceID: deviceID, version: version))
+    }
+
+    /// Seals the deletion of this device's record `recordID` of `kind` as `version`.
+    package func sealTombstone(recordID: String, kind: SyncRecordKind, deviceID: String, version: Int64) throws -> Data {
+        let box = try ChaChaPoly.seal(
+            Self.tombstonePayload, using: account.recordKey,
+            authenticating: Self.associatedData(
+                accountID: account.accountID, deviceID: deviceID, recordID: recordID, kind: kind, version: version))
+        var sealed = Data([Self.formatVersion])
+        sealed.append(box.combined)
+        return sealed
+    }
+
+    /// What a sealed record holds once opened.
+    package enum Opened {
+        /// A record's content and its payload as received.
+        case content(SyncRecordContent, payload: String)
+        /// A sealed tombstone: the device deleted the record of this kind.
+        case deleted(SyncRecordKind)
+    }
+
     /// Opens a record of `deviceID`: its content and payload, or `nil` when it
     /// authenticates under no kind or names another record (tampered or foreign).
     package func open(
         _ sealed: Data, recordID: String, deviceID: String, version: Int64
     ) -> (content: SyncRecordContent, payload: String)? {
+        guard case .content(let content, let payload)? = opened(
+            sealed, recordID: recordID, deviceID: deviceID, version: version)
+        else { return nil }
+        return (content, payload)
+    }
+
+    /// Opens a record or a sealed tombstone of `deviceID`; `nil` when it
+    /// authenticates under no kind or names another record (tampered or foreign).
+    package func opened(_ sealed: Data, recordID: String, deviceID: String, version: Int64) -> Opened? {
         guard sealed.count > Self.overhead, sealed.first == Self.formatVersion,
               let box = try? ChaChaPoly.SealedBox(combined: sealed.dropFirst())
         else { return nil }
@@ -60,12 +100,20 @@ package struct RecordSealer: Sendable {
             let aad = Self.associatedData(
                 accountID: account.accountID, deviceID: deviceID, recordID: recordID, kind: kind, version: version)
             guard let plain = try? ChaChaPoly.open(box, using: account.recordKey, authenticating: aad) else { continue }
+            if let marker = try? JSONDecoder().decode(TombstonePayload.self, from: plain), marker.deleted {
+                return .deleted(kind)
+            }
             guard let content = try? SyncRecordContent.decoded(plain, kind: kind),
                   account.recordID(kind: kind, deviceID: deviceID, localID: content.localID(deviceID: deviceID)) == recordID
             else { return nil }
-            return (content, String(decoding: plain, as: UTF8.self))
+            return .content(content, payload: String(decoding: plain, as: UTF8.self))
         }
         return nil
+    }
+
+    /// The payload of a sealed tombstone: `{"v": 2, "deleted": true}`.
+    private struct TombstonePayload: Decodable {
+        var deleted: Bool
     }
 }
 

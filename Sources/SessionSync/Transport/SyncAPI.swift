@@ -38,10 +38,12 @@ enum SyncAPI {
     struct Info: Codable {
         var version: Int
         var serverID: String?
+        var sweepDeviceDays: Int?
 
         enum CodingKeys: String, CodingKey {
             case version
             case serverID = "server_id"
+            case sweepDeviceDays = "sweep_device_days"
         }
     }
 
@@ -98,14 +100,31 @@ enum SyncAPI {
         var tombstone: Bool
         var modifiedAt: Int64
         var sealed: String?
+        /// With an unsealed tombstone the server made when the device was revoked:
+        /// the account's signed statement (protocol version 2).
+        var revocation: Revocation?
 
         enum CodingKeys: String, CodingKey {
-            case id, seq, version, tombstone, sealed
+            case id, seq, version, tombstone, sealed, revocation
             case deviceID = "device_id"
             case modifiedAt = "modified_at"
         }
     }
 
+    /// The account key's statement that a device is revoked: the body of
+    /// `DELETE /v1/devices/{id}`, and what `/v1/changes` returns with the
+    /// tombstones the server made of that device's records.
+    struct Revocation: Codable, Hashable {
+        var revokedAt: Int64
+        var signature: String
+
+        enum CodingKeys: String, CodingKey {
+            case signature
+            case revokedAt = "revoked_at"
+        }
+    }
+
+    /// What the client reads of `GET /v1/info`.
     struct Changes: Codable {
         var records: [ChangedRecord]
         var cursor: Int64

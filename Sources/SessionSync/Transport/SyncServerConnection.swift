@@ -209,9 +209,15 @@ actor SyncServerConnection {
         return devices.devices
     }
 
-    /// Revokes a device of the account (this one included).
+    /// Revokes a device of the account (this one included), with the account
+    /// key's signed statement that the server keeps and readers check.
     func revoke(device id: String) async throws {
-        _ = try await authorized(SyncHTTPRequest(method: "DELETE", url: url("v1/devices/\(id)")))
+        let revokedAt = Int64(serverNow().timeIntervalSince1970)
+        let signature = try credentials.account.revocationSignature(deviceID: id, revokedAt: revokedAt)
+        let body = try Self.encoder.encode(
+            SyncAPI.Revocation(revokedAt: revokedAt, signature: signature.base64EncodedString()))
+        _ = try await authorized(SyncHTTPRequest(
+            method: "DELETE", url: url("v1/devices/\(id)"), headers: ["Content-Type": "application/json"], body: body))
     }
 
     /// Deletes the account and everything the server holds of it.

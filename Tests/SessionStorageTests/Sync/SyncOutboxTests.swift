@@ -186,9 +186,10 @@ import Testing
         #expect(try PlainSQLite.strings(
             "SELECT device_name || '|' || tab_index || '|' || title || '|' || url FROM remote_tabs", atPath: store.path!)
             == ["Phone|0|Remote|https://remote.example/"])
-        // An older version, replayed, changes nothing; a newer one replaces; our own records are ignored.
+        // An older version, replayed, changes nothing and is reported; a newer one replaces; our own
+        // records are ignored.
         let replay = try sync.apply([try record(1, 3, title: "Old")], cursor: 3)
-        #expect(replay.skipped == 1)
+        #expect(replay.replayed == [String(repeating: "a", count: 32)] && replay.skipped == 0)
         try sync.apply([try record(3, 4, title: "New"), try record(9, 5, title: "Mine", device: Self.device)], cursor: 5)
         #expect(try sync.remoteDevices().first?.windows.first?.tabs.map(\.title) == ["New"])
         #expect(try sync.state().cursor == 5)
@@ -197,6 +198,56 @@ import Testing
         try sync.apply([try record(3, 7, title: "New")], cursor: 7)
         #expect(try sync.remoteDevices().first?.tabCount == 0)
         #expect(try sync.remoteDevices().first?.name == "Phone")
+    }
+
+    @Test func applying_keepsATabAgainstUnauthenticatedDeletionsAndReplays_throughAFetchFromZero() throws {
+        let store = try TemporaryStore.onDisk()
+        let sync = try enabled(store)
+        let other = "22222222-2222-4222-8222-222222222222"
+        let id = String(repeating: "a", count: 32)
+        let tab = SyncedTab(
+            id: "33333333-3333-4333-8333-333333333333", window: "44444444-4444-4444-8444-444444444444", sortKey: 5,
+            pinned: false, group: nil, opener: nil, lastActive: 1_790_000_000_000, current: 0,
+            navigations: [SyncedNavigation(url: "https://remote.example/", title: "Remote", time: 1_790_000_000_000)])
+        let payload = String(decoding: try SyncRecordContent.tab(tab).encoded(), as: UTF8.self)
+        func received(_ version: Int64, _ sequence: Int64, digest: String, live: Bool = true, authenticated: Bool = true)
+            -> SyncReceivedRecord
+        {
+            SyncReceivedRecord(
+                recordID: id, deviceID: other, sequence: sequence, version: version,
+                modifiedAt: Date(timeIntervalSince1970: 1_790_000_000), content: live ? (.tab(tab), payload) : nil,
+                digest: digest, isAuthenticated: authenticated)
+        }
+        try sync.apply([received(5, 1, digest: "five")], cursor: 1)
+        // Unauthenticated: kept and reported, unless this store heard nothing from the device since `silentSince`.
+        let forged = try sync.apply([received(6, 2, digest: "", live: false, authenticated: false)], cursor: 2)
+        #expect(forged.forgedDeletions == [id] && forged.removed == 0)
+        let recent = try sync.apply(
+            [received(6, 3, digest: "", live: false, authenticated: false)], cursor: 3,
+            silentSince: Date().addingTimeInterval(-3600))
+        #expect(recent.forgedDeletions == [id])
+        #expect(try sync.remoteDevices().first?.tabCount == 1)
+        // The same version with other bytes is a replay; with the same bytes, a delivery again.
+        let swapped = try sync.apply([received(5, 4, digest: "other")], cursor: 4)
+        #expect(swapped.replayed == [id])
+        let again = try sync.apply([received(5, 5, digest: "five")], cursor: 5)
+        #expect(again.skipped == 1 && again.replayed.isEmpty)
+
+        // A fetch from 0 forgets the tab but not its floor: the same version comes back, an older one does not.
+        try sync.restartFetch()
+        let older = try sync.apply([received(4, 1, digest: "four")], cursor: 1)
+        #expect(older.replayed == [id])
+        #expect(try sync.remoteDevices().first?.tabCount ?? 0 == 0)
+        let same = try sync.apply([received(5, 2, digest: "five")], cursor: 2)
+        #expect(same.applied == 1)
+        #expect(try sync.remoteDevices().first?.tabCount == 1)
+
+        // The sweep of a device silent (by this store's clock) since before `silentSince` applies.
+        let swept = try sync.apply(
+            [received(6, 3, digest: "", live: false, authenticated: false)], cursor: 3,
+            silentSince: Date().addingTimeInterval(3600))
+        #expect(swept.removed == 1 && swept.forgedDeletions.isEmpty)
+        #expect(try sync.remoteDevices().first?.tabCount ?? 0 == 0)
     }
 
     @Test func restoringASnapshot_orReplacingByImport_asksForAFullSync() throws {

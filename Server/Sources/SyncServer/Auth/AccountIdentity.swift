@@ -19,6 +19,11 @@ public enum AccountIdentity {
         Data("sessionstore-sync/v1 token\n\(accountID)\n\(deviceID)\n\(issuedAt)".utf8)
     }
 
+    /// The message the account key signs to revoke a device (protocol version 2).
+    public static func revocationMessage(accountID: String, deviceID: String, revokedAt: Int64) -> Data {
+        Data("sessionstore-sync/v2 revoke\n\(accountID)\n\(deviceID)\n\(revokedAt)".utf8)
+    }
+
     /// Whether `signature` is `publicKey`'s Ed25519 signature of `message`.
     static func verify(signature: Data, of message: Data, publicKey: [UInt8]) -> Bool {
         guard let key = try? Curve25519.Signing.PublicKey(rawRepresentation: publicKey) else { return false }

@@ -61,8 +61,10 @@ extension Transaction {
 /// Revoking devices and deleting accounts.
 extension Transaction {
     /// Marks the device revoked (its tokens stop working at once) and drops the
-    /// commands waiting for it; `false` when it was already revoked.
-    func revokeDevice(accountID: String, deviceID: String) async throws -> Bool {
+    /// commands waiting for it; `false` when it was already revoked. The signed
+    /// `statement`, when given, is kept unless the device holds one already (a
+    /// device revoked by a version 1 client gains one when revoked again).
+    func revokeDevice(accountID: String, deviceID: String, statement: RevocationStatement? = nil) async throws -> Bool {
         let rows = try await query("""
             UPDATE devices SET revoked_at = now()
             WHERE account_id = \(accountID) AND device_id = \(deviceID) AND revoked_at IS NULL
@@ -70,6 +72,13 @@ extension Transaction {
             """)
         var revoked = false
         for try await _ in rows.decode(Int32.self) { revoked = true }
+        if let statement {
+            try await query("""
+                UPDATE devices SET revocation_at = \(statement.revokedAt),
+                    revocation_signature = \(ByteBuffer(bytes: statement.signature))
+                WHERE account_id = \(accountID) AND device_id = \(deviceID) AND revocation_signature IS NULL
+                """)
+        }
         try await query("""
             DELETE FROM commands WHERE account_id = \(accountID) AND target_device_id = \(deviceID)
             """)

@@ -8,7 +8,7 @@ struct StoredRecordHead: Sendable {
     var version: Int64
     /// Whether it is a tombstone (not counted in the account's usage).
     var tombstone: Bool
-    /// Its sealed size (0 for a tombstone).
+    /// Its sealed size (0 for a tombstone, sealed or not).
     var size: Int64
 }
 
@@ -21,6 +21,16 @@ struct ChangedRecord: Sendable {
     var tombstone: Bool
     var modifiedAt: Date
     var sealed: [UInt8]?
+    /// For an unsealed tombstone of a device revoked with a signed statement: that statement.
+    var revocation: RevocationStatement?
+}
+
+/// The account's signed statement that revoked a device.
+struct RevocationStatement: Sendable, Hashable {
+    /// When the revoking device says it revoked (seconds since 1970), as signed.
+    var revokedAt: Int64
+    /// The account key's Ed25519 signature of the revocation message.
+    var signature: [UInt8]
 }
 
 /// One record to store, already validated.
@@ -30,6 +40,11 @@ struct RecordWrite: Sendable {
     var tombstone: Bool
     var expiresAt: Date?
     var sealed: [UInt8]?
+
+    /// The bytes it counts in the account's usage: a tombstone, even a sealed one, counts none.
+    var countedSize: Int {
+        tombstone ? 0 : sealed?.count ?? 0
+    }
 }
 
 /// Queries on `records`.
@@ -50,7 +65,7 @@ extension Transaction {
     /// Inserts or replaces one record with sequence number `seq`.
     func upsertRecord(accountID: String, deviceID: String, seq: Int64, record: RecordWrite) async throws {
         let sealed = record.sealed.map { ByteBuffer(bytes: $0) }
-        let size = Int32(record.sealed?.count ?? 0)
+        let size = Int32(record.countedSize)
         try await query("""
             INSERT INTO records (account_id, record_id, device_id, seq, version, tombstone, sealed, size,
                                  modified_at, expires_at)
@@ -65,18 +80,30 @@ extension Transaction {
 
     /// Up to `limit` unexpired records with `seq > after`, in ascending order.
     func changes(accountID: String, after: Int64, limit: Int) async throws -> [ChangedRecord] {
+        // The revocation statement goes with each unsealed tombstone of its device (the ones
+        // the server made); readers check it before they apply them.
         let rows = try await query("""
-            SELECT record_id, device_id, seq, version, tombstone, modified_at, sealed FROM records
-            WHERE account_id = \(accountID) AND seq > \(after)
-              AND (expires_at IS NULL OR expires_at > now())
-            ORDER BY seq
+            SELECT r.record_id, r.device_id, r.seq, r.version, r.tombstone, r.modified_at, r.sealed,
+                   CASE WHEN r.tombstone AND r.sealed IS NULL THEN d.revocation_at END,
+                   CASE WHEN r.tombstone AND r.sealed IS NULL THEN d.revocation_signature END
+            FROM records r
+            LEFT JOIN devices d ON d.account_id = r.account_id AND d.device_id = r.device_id
+            WHERE r.account_id = \(accountID) AND r.seq > \(after)
+              AND (r.expires_at IS NULL OR r.expires_at > now())
+            ORDER BY r.seq
             LIMIT \(Int64(limit))
             """)
         var records: [ChangedRecord] = []
-        for try await row in rows.decode((String, String, Int64, Int64, Bool, Date, ByteBuffer?).self) {
+        for try await row in rows.decode(
+            (String, String, Int64, Int64, Bool, Date, ByteBuffer?, Int64?, ByteBuffer?).self)
+        {
+            var revocation: RevocationStatement?
+            if let revokedAt = row.7, let signature = row.8 {
+                revocation = RevocationStatement(revokedAt: revokedAt, signature: Array(buffer: signature))
+            }
             records.append(ChangedRecord(
                 recordID: row.0, deviceID: row.1, seq: row.2, version: row.3,
-                tombstone: row.4, modifiedAt: row.5, sealed: row.6.map { Array(buffer: $0) }))
+                tombstone: row.4, modifiedAt: row.5, sealed: row.6.map { Array(buffer: $0) }, revocation: revocation))
         }
         return records
     }

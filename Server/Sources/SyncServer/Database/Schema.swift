@@ -142,6 +142,16 @@ enum Schema {
     static let addAccountGeneration =
         "ALTER TABLE accounts ADD COLUMN generation text NOT NULL DEFAULT gen_random_uuid()::text"
 
+    /// The account's signed statement that revoked a device (docs/sync-protocol.md,
+    /// "DELETE /v1/devices/{device_id}"): readers check it before they apply the
+    /// unsealed tombstones the server made of the device's records. Both NULL for a
+    /// device revoked without one (a version 1 client).
+    static let addRevocationStatement = """
+        ALTER TABLE devices
+            ADD COLUMN revocation_at bigint NULL,
+            ADD COLUMN revocation_signature bytea NULL
+        """
+
     /// Every migration, in order.
     static let migrations: [Migration] = [
         Migration(version: 1, name: "initial", statements: [
@@ -151,7 +161,8 @@ enum Schema {
             addAccountUsage, fillAccountUsage, createCommands, createCommandsPendingIndex,
             createRecordsModifiedIndex, createDevicesSeenIndex, createIdempotencyAgeIndex,
         ]),
-        Migration(version: 3, name: "server_identity_account_generation", statements: [
+        Migration(version: 3, name: "revocation_statements", statements: [addRevocationStatement]),
+        Migration(version: 4, name: "server_identity_account_generation", statements: [
             createServerMeta, insertServerID, addAccountGeneration,
         ]),
     ]

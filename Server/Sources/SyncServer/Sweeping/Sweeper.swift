@@ -7,7 +7,9 @@ import ServiceLifecycle
 /// transaction each, so uploads wait on no long lock):
 ///
 /// 1. the records of devices revoked, or silent for `sweep_device_days`, are
-///    tombstoned (so the other devices remove them);
+///    tombstoned (so the other devices remove them: a revoked device's with the
+///    revocation statement it was revoked with, a silent one's once the reader
+///    too has heard nothing from it for that long, by its own clock);
 /// 2. tombstones older than `tombstone_days` are deleted, and the account
 ///    remembers the newest sequence number pruned: a cursor from before it gets
 ///    `410` and the device fetches again from 0;

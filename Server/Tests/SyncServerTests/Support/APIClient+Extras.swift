@@ -27,8 +27,10 @@ extension APIClient {
         try await send("POST", "/v1/commands/ack", json: ["ids": ids], headers: bearer(token))
     }
 
-    func revoke(_ deviceID: String, token: String) async throws -> HTTPAnswer {
-        try await send("DELETE", "/v1/devices/\(deviceID)", headers: bearer(token))
+    /// `DELETE /v1/devices/{id}`, with the account's signed `statement` as its body when given
+    /// (a version 1 client sends none).
+    func revoke(_ deviceID: String, token: String, statement: [String: Any]? = nil) async throws -> HTTPAnswer {
+        try await send("DELETE", "/v1/devices/\(deviceID)", json: statement, headers: bearer(token))
     }
 
     func deleteAccount(token: String) async throws -> HTTPAnswer {

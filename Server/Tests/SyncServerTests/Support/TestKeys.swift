@@ -42,6 +42,13 @@ struct TestAccount: Sendable {
         return Data([0x01]) + box.combined
     }
 
+    /// The body of `DELETE /v1/devices/{id}`: the account key's statement that `deviceID` is revoked.
+    func revocation(of deviceID: String, at revokedAt: Int64 = Int64(Date().timeIntervalSince1970),
+                    signedBy signer: Curve25519.Signing.PrivateKey? = nil) throws -> [String: Any] {
+        let message = Data("sessionstore-sync/v2 revoke\n\(accountID)\n\(deviceID)\n\(revokedAt)".utf8)
+        return ["revoked_at": revokedAt, "signature": try (signer ?? signingKey).signature(for: message).base64EncodedString()]
+    }
+
     /// Opens a sealed record (to check what the server returned).
     func open(_ sealed: Data, deviceID: String, recordID: String, kind: String, version: Int64) throws -> Data {
         let aad = Data("sessionstore-sync/v1\n\(accountID)\n\(deviceID)\n\(recordID)\n\(kind)\n\(version)".utf8)

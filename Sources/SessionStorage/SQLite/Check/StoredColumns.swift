@@ -244,6 +244,14 @@ struct StoredTable {
                 Column("browser_id", .identifier),
                 Column("source", .text(maximumLength: 64, nonEmpty: true)),
             ], key: "browser_id"),
+            // Migration 0007: the highest version seen of each other device's record.
+            StoredTable(name: "sync_record_floors", columns: [
+                Column("record_id", recordID),
+                Column("device_id", text),
+                Column("version", .integer(1...Int64.max)),
+                Column("digest", text),
+                Column("received_at", .time),
+            ], key: "record_id"),
         ]
     }()
 

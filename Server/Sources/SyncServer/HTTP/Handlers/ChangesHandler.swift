@@ -69,7 +69,10 @@ extension SyncAPI {
             ChangesResponse.Record(
                 id: $0.recordID, deviceID: $0.deviceID, seq: $0.seq, version: $0.version,
                 tombstone: $0.tombstone, modifiedAt: Self.seconds($0.modifiedAt),
-                sealed: $0.sealed.map { Data($0).base64EncodedString() })
+                sealed: $0.sealed.map { Data($0).base64EncodedString() },
+                revocation: $0.revocation.map {
+                    ChangesResponse.Revocation(revokedAt: $0.revokedAt, signature: Data($0.signature).base64EncodedString())
+                })
         }
         // The last page ends at the counter read with it: commands and revocations move the
         // counter past the last record too, and a cursor left behind would wake every hint at once.

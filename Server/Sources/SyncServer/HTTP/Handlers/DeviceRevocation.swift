@@ -10,21 +10,50 @@ extension SyncAPI {
     /// the commands waiting for it are dropped, and its records are tombstoned
     /// in small batches so the other devices remove them. Revoking again is
     /// harmless.
+    ///
+    /// The body, when there is one, is the account key's signed statement
+    /// (`403` when it does not verify); it is kept with the device and goes with
+    /// each tombstone the server makes of its records, so that readers can tell
+    /// them from forged ones. A version 1 client sends none: the device is revoked
+    /// all the same, and version 2 readers keep its tabs.
     func revoke(_ request: Request, context: some RequestContext) async throws -> Response {
         let caller = try await authenticate(request)
         let target = try context.parameters.require("device")
         guard AccountIdentity.isLowercaseUUID(target) else { throw APIError.badRequest("device id must be a lowercase UUID") }
+        let statement = try await revocationStatement(request)
         try await database.transaction("revoke") { tx in
-            guard try await tx.lockCounter(accountID: caller.accountID) != nil else {
+            guard let accountKey = try await tx.lockAccountKey(accountID: caller.accountID) else {
                 throw APIError.unauthorized("unknown account")
             }
             guard try await tx.device(accountID: caller.accountID, deviceID: target) != nil else {
                 throw APIError.notFound("no device \(target) in this account")
             }
-            _ = try await tx.revokeDevice(accountID: caller.accountID, deviceID: target)
+            if let statement {
+                let message = AccountIdentity.revocationMessage(
+                    accountID: caller.accountID, deviceID: target, revokedAt: statement.revokedAt)
+                guard AccountIdentity.verify(signature: Data(statement.signature), of: message, publicKey: accountKey)
+                else { throw APIError.forbidden("bad revocation signature") }
+            }
+            _ = try await tx.revokeDevice(accountID: caller.accountID, deviceID: target, statement: statement)
         }
         let tombstoned = try await tombstoneAll(accountID: caller.accountID, deviceID: target)
         return JSONResponse.make(body: RevokeResponse(deviceID: target, tombstoned: tombstoned))
+    }
+
+    /// The signed statement of a revocation's body; `nil` for an empty body (a version 1 client).
+    private func revocationStatement(_ request: Request) async throws -> RevocationStatement? {
+        let buffer = try await JSONBody.collect(request)
+        guard buffer.readableBytes > 0 else { return nil }
+        let body: RevokeRequest
+        do {
+            body = try JSONDecoder().decode(RevokeRequest.self, from: Data(buffer: buffer))
+        } catch {
+            throw APIError(.badRequest, "malformed_json", "the body is not a revocation statement")
+        }
+        guard let signature = Self.base64(body.signature), signature.count == 64 else {
+            throw APIError.badRequest("signature must be a base64 Ed25519 signature")
+        }
+        return RevocationStatement(revokedAt: body.revokedAt, signature: signature)
     }
 
     /// Tombstones every live record of the device, a batch per transaction.

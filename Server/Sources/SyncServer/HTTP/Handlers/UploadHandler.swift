@@ -49,7 +49,7 @@ extension SyncAPI {
         var addedRecords: Int64 = 0
         var addedBytes: Int64 = 0
         for write in writes {
-            let size = Int64(write.sealed?.count ?? 0)
+            let size = Int64(write.countedSize)
             if let head = heads[write.recordID] {
                 guard head.deviceID == caller.deviceID else {
                     throw APIError.forbidden("record \(write.recordID) belongs to another device")

@@ -15,8 +15,8 @@ extension SyncAPI {
             guard record.version >= 1 else { throw APIError.badRequest("version must be at least 1") }
             let tombstone = record.tombstone ?? false
             var sealed: [UInt8]?
+            // A tombstone may be sealed (version 2: the deletion is authenticated) or not (version 1).
             if let text = record.sealed {
-                guard !tombstone else { throw APIError.badRequest("a tombstone has no sealed value") }
                 guard let bytes = Self.base64(text), !bytes.isEmpty else {
                     throw APIError.badRequest("sealed must be non-empty base64")
                 }

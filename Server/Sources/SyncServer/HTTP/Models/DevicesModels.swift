@@ -16,6 +16,17 @@ struct DevicesResponse: Encodable {
     }
 }
 
+/// Body of `DELETE /v1/devices/{device_id}` (protocol version 2; a version 1
+/// client sends none): the account key's signature of the revocation message.
+struct RevokeRequest: Decodable {
+    var revokedAt: Int64
+    var signature: String
+
+    enum CodingKeys: String, CodingKey {
+        case revokedAt = "revoked_at", signature
+    }
+}
+
 /// Answer of `DELETE /v1/devices/{device_id}`.
 struct RevokeResponse: Codable {
     var deviceID: String
