@@ -100,7 +100,11 @@ package struct RecordSealer: Sendable {
             let aad = Self.associatedData(
                 accountID: account.accountID, deviceID: deviceID, recordID: recordID, kind: kind, version: version)
             guard let plain = try? ChaChaPoly.open(box, using: account.recordKey, authenticating: aad) else { continue }
-            if let marker = try? JSONDecoder().decode(TombstonePayload.self, from: plain), marker.deleted {
+            // A tombstone's payload is a few bytes; a record's is hundreds (decoding every record twice
+            // doubled the cost of a cold start).
+            if plain.count <= Self.largestTombstonePayload,
+               let marker = try? JSONDecoder().decode(TombstonePayload.self, from: plain), marker.deleted
+            {
                 return .deleted(kind)
             }
             guard let content = try? SyncRecordContent.decoded(plain, kind: kind),
@@ -110,6 +114,9 @@ package struct RecordSealer: Sendable {
         }
         return nil
     }
+
+    /// The longest plaintext read as a tombstone (`{"deleted":true,"v":2}` and room for a few more fields).
+    static let largestTombstonePayload = 256
 
     /// The payload of a sealed tombstone: `{"v": 2, "deleted": true}`.
     private struct TombstonePayload: Decodable {
