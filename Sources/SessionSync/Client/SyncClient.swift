@@ -21,7 +21,8 @@ import SessionModel
 /// sees sizes, ids and times only.
 ///
 /// ## Topics
-/// - ``init(storage:keyStore:serverURL:transport:configuration:deviceName:applier:)``
+/// - ``init(storage:keyStore:serverURL:transport:configuration:deviceName:applier:clock:)``
+/// - ``serverURL``
 /// - ``sync()``
 /// - ``run()``
 /// - ``status``
