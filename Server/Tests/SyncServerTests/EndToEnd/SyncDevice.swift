@@ -19,7 +19,10 @@ final class SyncDevice: @unchecked Sendable {
     var path: String { directory.appendingPathComponent("store.sqlite").path }
 
     /// A device named `name` in the account of `seed` (a new account when `nil`).
-    init(name: String, seed: SyncSeed? = nil, server: URL, configuration: SyncClient.Configuration = .init()) throws {
+    init(
+        name: String, seed: SyncSeed? = nil, server: URL, configuration: SyncClient.Configuration = .init(),
+        transport: any SyncTransport = URLSessionSyncTransport()
+    ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("sync-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         database = try SessionDatabase.open(atPath: directory.appendingPathComponent("store.sqlite").path)
@@ -30,7 +33,7 @@ final class SyncDevice: @unchecked Sendable {
         keys = SyncKeyFile(besideStoreAt: directory.appendingPathComponent("store.sqlite").path)
         credentials = try SyncPairing.pair(storage: sync, keyStore: keys, seed: seed, deviceName: name)
         client = try SyncClient(
-            storage: sync, keyStore: keys, serverURL: server, configuration: configuration,
+            storage: sync, keyStore: keys, serverURL: server, transport: transport, configuration: configuration,
             applier: IncomingCommandApplier(sync: sync, browsers: browsers, tabs: tabs, histories: histories))
     }
 
