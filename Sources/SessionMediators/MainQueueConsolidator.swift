@@ -14,7 +14,7 @@ import SessionModel
 /// `deliver` gets the last of the values that arrived while the main queue was busy.
 ///
 /// A storm (an import, another process's batch: changes closer together
-/// than ``DeliveryPacing/userPace``) is paced too, by ``DeliveryPacing``: a
+/// than ``DeliveryPacing/Bounds/userPace``) is paced too, by ``DeliveryPacing``: a
 /// value that follows a delivery by less than the current interval waits for
 /// the end of that interval (the last value always arrives), and the interval
 /// doubles with each delivery of the storm, so a long one reaches the consumer

@@ -9,7 +9,7 @@ extension SessionStore {
         static let configuration = CommandConfiguration(
             abstract: "Make the store a device of a sync account: a new account, or one whose seed another device shows.",
             discussion: """
-                With no --seed, makes a new account and prints its seed: give it to `pair --seed` \
+                With no --seed, makes a new account and prints its seed: give it to `pair --seed=SEED` \
                 on another device to join it. The seed and this device's key go to the key file \
                 (mode 0600), never into the store. Nothing is sent until `sessionstore sync`.
                 """)
@@ -36,6 +36,13 @@ extension SessionStore {
             "Move the paired store to a new account (a new seed, printed), or to the one of --seed: after revoking a lost device, on one device, then with the new seed on the others."))
         var rotate = false
 
+        /// The command line that pairs another device with `seed`, as printed: the seed
+        /// joined to its option by `=`, so that one beginning with "-" (one in 64
+        /// does: base64url) is never taken for an option, whatever parses the line.
+        static func commandLine(_ arguments: [String], seed: String) -> String {
+            (["sessionstore"] + arguments + ["--seed=\(seed)"]).joined(separator: " ")
+        }
+
         func validate() throws {
             guard ["desktop", "phone", "tablet", "unknown"].contains(formFactor) else {
                 throw ValidationError("--form-factor must be desktop, phone, tablet or unknown.")
@@ -56,7 +63,7 @@ extension SessionStore {
                 print("device:  \(credentials.device.deviceID)")
                 if joining == nil {
                     print("seed:    \(credentials.seed.text)")
-                    print("Move the other devices with: sessionstore pair --rotate --seed \(credentials.seed.text)")
+                    print("Move the other devices with: \(Self.commandLine(["pair", "--rotate"], seed: credentials.seed.text))")
                 }
                 return
             }
@@ -98,7 +105,7 @@ extension SessionStore {
             print("keys:    \(keyFile.path)")
             if joining == nil {
                 print("seed:    \(credentials.seed.text)")
-                print("Pair another device with: sessionstore pair --seed \(credentials.seed.text)")
+                print("Pair another device with: \(Self.commandLine(["pair"], seed: credentials.seed.text))")
             }
         }
     }

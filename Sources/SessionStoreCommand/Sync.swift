@@ -11,10 +11,11 @@ extension SessionStore {
             discussion: """
                 Uploads what changed since the last sync, sealed, and sends queued commands; then fetches \
                 what the other devices uploaded into the store's remote tables (see `sessionstore remote`) \
-                and applies the tabs they sent or closed here. With --watch, keeps syncing: a second after \
-                each change, and at once when another device uploads or sends a command. Records that do not \
-                open, older versions the server replays, and deletions nothing authenticates are not applied: \
-                stderr names them and the command exits 76 once the rest is synced.
+                and applies the tabs they sent or closed here. With --watch, keeps syncing: at once after \
+                a change (a burst's changes coalesced into a few uploads a second), and at once when another \
+                device uploads or sends a command. Records that do not open, older versions the server \
+                replays, and deletions nothing authenticates are not applied: stderr names them and the \
+                command exits 76 once the rest is synced.
                 """)
 
         @OptionGroup var options: StoreOptions

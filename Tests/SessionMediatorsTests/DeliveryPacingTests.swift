@@ -74,7 +74,7 @@ import Testing
         // The first at once, then after 33, 66, 132, 264 ms and every 400 ms: 6 or 7 in all.
         #expect(deliveries <= 7, "\(deliveries) deliveries")
         #expect(waits.count == 1_000)  // every change reached the consumer
-        #expect(waits.allSatisfy { $0 <= DeliveryPacing.maximumInterval })
+        #expect(waits.allSatisfy { $0 <= DeliveryPacing.Bounds.display.maximumInterval })
     }
 
     @Test func aStormFasterThanTheUserPace_isPaced_evenAtTwentyChangesASecond() {

@@ -11,7 +11,7 @@ import Glibc
 enum CrashSafety {
     /// The child: commits changes to the store at `path` and syncs after each, until killed.
     static func child(path: String, server: URL) async throws -> Never {
-        let device = try BenchDevice(path: path, name: "Crash", seed: nil, server: server, debounce: .zero)
+        let device = try BenchDevice(path: path, name: "Crash", seed: nil, server: server)
         let browser = try await device.browsers.browsers()[0].id
         var pages = PageGenerator(seed: UInt64(getpid()))
         var step = 0

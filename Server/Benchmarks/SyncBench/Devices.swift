@@ -16,7 +16,9 @@ final class BenchDevice: @unchecked Sendable {
     let histories: SQLiteNavigationHistoryRepository
     let browsers: SQLiteBrowserRepository
 
-    init(path: String, name: String, seed: SyncSeed?, server: URL, debounce: Duration = .seconds(1)) throws {
+    /// A device of the store at `path`, with the client's default configuration, or with a
+    /// fixed `debounce` before every upload (1 s: the default of earlier versions).
+    init(path: String, name: String, seed: SyncSeed?, server: URL, debounce: Duration? = nil) throws {
         self.path = path
         database = try SessionDatabase.open(atPath: path)
         sync = SyncStorage(database: database)
@@ -24,7 +26,7 @@ final class BenchDevice: @unchecked Sendable {
         // A device paired before (a restarted child) keeps its keys and its outbox.
         credentials = try keys.load() ?? SyncPairing.pair(storage: sync, keyStore: keys, seed: seed, deviceName: name)
         var configuration = SyncClient.Configuration()
-        configuration.debounce = debounce
+        if let debounce { configuration.debounce = debounce }
         configuration.longPollSeconds = 20
         tabs = SQLiteWebStateListRepository(database: database)
         histories = SQLiteNavigationHistoryRepository(database: database)

@@ -60,6 +60,40 @@ enum SyncRows {
             """)
     }
 
+    /// Runs `body`, which deletes recently closed entries with their tabs, and
+    /// takes back the `tab` tombstones the delete trigger marked for those tabs:
+    /// the trigger marks both kinds of a deleted tab (its window may be gone
+    /// already, so it cannot tell which it was), but a closed tab's open-tab
+    /// record was tombstoned when it closed, so the server holds only its
+    /// `closed` record. A `tab` mark that was there before stays (that tombstone
+    /// may not have left yet). Closing a tab once recently closed is full prunes
+    /// the oldest entry: without this, every such close sent one needless tombstone.
+    static func deletingClosedTabs<T>(_ db: Database, _ body: () throws -> T) throws -> T {
+        guard try db.tableExists("sync_state"),
+              try Bool.fetchOne(db, sql: "SELECT enabled FROM sync_state WHERE id = 1") == true
+        else { return try body() }
+        let closed = "SELECT t.id FROM tabs AS t LEFT JOIN browsers AS b ON b.id = t.browser_id "
+            + "WHERE t.closed_entry_id IS NOT NULL OR b.closed_entry_id IS NOT NULL"
+        let unmarked = try Set(String.fetchAll(db, sql: """
+            \(closed) EXCEPT SELECT local_id FROM sync_outbox WHERE kind = 'tab'
+            """))
+        let result = try body()
+        guard !unmarked.isEmpty else { return result }
+        let remaining = try Set(String.fetchAll(db, sql: "SELECT id FROM tabs WHERE id IN (SELECT value FROM json_each(?))",
+                                                arguments: [Self.json(Array(unmarked))]))
+        let deleted = Array(unmarked.subtracting(remaining))
+        if !deleted.isEmpty {
+            try db.execute(
+                sql: "DELETE FROM sync_outbox WHERE kind = 'tab' AND local_id IN (SELECT value FROM json_each(?))",
+                arguments: [Self.json(deleted)])
+        }
+        return result
+    }
+
+    private static func json(_ strings: [String]) -> String {
+        String(decoding: (try? JSONEncoder().encode(strings)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+
     static func forgetRemote(_ db: Database) throws {
         try db.execute(sql: """
             DELETE FROM sync_remote_records; DELETE FROM sync_remote_devices; DELETE FROM sync_remote_tabs;

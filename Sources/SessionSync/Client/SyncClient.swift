@@ -8,7 +8,8 @@ import SessionModel
 /// ``sync()`` uploads what the outbox holds, sends the commands due, fetches
 /// what other devices uploaded and applies the commands sent to this device,
 /// at once. ``run()`` keeps doing so until its task is cancelled: it uploads a
-/// second (``Configuration/debounce``) after a change is committed, sends a
+/// change as soon as it is committed (the changes of a burst are coalesced into
+/// a few uploads a second; see ``Configuration/debounce``), sends a
 /// command as soon as its undo window ends, and waits on the server for a hint
 /// that something changed (`GET /v1/hints`), then pulls it the way a cold start
 /// does.
@@ -38,8 +39,14 @@ import SessionModel
 public actor SyncClient {
     /// How the client paces itself.
     public struct Configuration: Sendable, Hashable {
-        /// How long after a local change the upload starts.
-        public var debounce: Duration = .seconds(1)
+        /// A fixed wait before every upload, or zero (the default) to pace uploads instead.
+        ///
+        /// At zero, ``SyncClient/run()`` uploads the first change after a quiet
+        /// period at once and coalesces the changes of a burst (at most 4 uploads a
+        /// second while it lasts, each change waiting 250 ms at most). A positive
+        /// value brings back the debounce of earlier versions, whose default was 1 s:
+        /// every upload waits that long after the change that woke it.
+        public var debounce: Duration = .zero
         /// How long one hint poll waits on the server, in seconds.
         public var longPollSeconds = 55
         /// How long a remote close waits before it leaves, so that the user can
@@ -188,8 +195,8 @@ public actor SyncClient {
         }
     }
 
-    /// Syncs until the task is cancelled: uploads a debounce after each local
-    /// change, sends each command as its undo window ends, and waits on the
+    /// Syncs until the task is cancelled: uploads each local change at once (a
+    /// burst's changes coalesced), sends each command as its undo window ends, and waits on the
     /// server for hints of other devices' changes and commands. Errors are
     /// kept in ``status`` and retried with a growing pause, except an account
     /// gone from the server (deleted, or restored from an older backup): then
@@ -208,20 +215,32 @@ public actor SyncClient {
 
     // MARK: - Loops
 
-    /// Uploads a debounce after the outbox gains a record (an observation of
-    /// the outbox, so another process's commits count too), and again after a
-    /// pause when an upload fails.
+    /// Uploads when the outbox gains a record (an observation of the outbox, so
+    /// another process's commits count too), paced by ``UploadPacing``: the
+    /// first change after a quiet period at once, a burst's changes coalesced;
+    /// and again after a pause when an upload fails.
+    ///
+    /// The observation also sees the acknowledgement of an upload that left
+    /// records behind (ones marked while it was under way): that counts as one
+    /// more change of the burst, which it is.
     private func uploadLoop() async {
-        let (signals, signal) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .bufferingNewest(1))
+        let (signals, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let pacing = Protected(UploadPacing(debounce: configuration.debounce))
         let observation = storage.observePendingCount { result in
-            if case .success(let pending) = result { signal.yield(pending) }
+            guard case .success(let pending) = result, pending > 0 else { return }
+            pacing.withLock { $0.changed(at: .now) }
+            signal.yield()
         }
         defer { observation.cancel() }
         var failures = 0
-        for await pending in signals where pending > 0 {
+        for await _ in signals {
             do {
-                try await Task.sleep(for: configuration.debounce)
-                try await syncing(.upload) { report in try await self.upload(into: &report) }
+                let wait = pacing.withLock { $0.wait(at: .now) }
+                if wait > .zero { try await Task.sleep(for: wait) }
+                let start = ContinuousClock.now
+                let report = try await syncing(.upload) { report in try await self.upload(into: &report) }
+                // An upload that found the outbox empty (its records left with the one before) paces nothing.
+                if report.uploaded > 0 { pacing.withLock { $0.uploaded(at: start) } }
                 failures = 0
             } catch is CancellationError {
                 return
@@ -229,7 +248,7 @@ public actor SyncClient {
                 if Self.endsTheRun(error) { return }
                 failures += 1
                 guard (try? await Task.sleep(for: Self.pause(after: failures))) != nil else { return }
-                signal.yield(1)
+                signal.yield()
             }
         }
     }

@@ -119,6 +119,48 @@ import Testing
         #expect(device.windows.isEmpty && device.name == "Laptop")
     }
 
+    /// Closing a tab marks its `closed` record, its open-tab record's tombstone and
+    /// the device record (its window's tab count), nothing else; once recently closed
+    /// is full, the oldest entry pruned adds only its `closed` record's tombstone:
+    /// its open-tab record was tombstoned when it closed (issue 36).
+    @Test func closingATab_marksOnlyRecordsTheServerHolds_evenWhenRecentlyClosedIsFull() throws {
+        let store = try TemporaryStore.onDisk()
+        let (browser, _) = try store.seed("| a*")
+        for index in 0..<60 {
+            try store.tabs.insert(
+                WebState(), in: browser, params: .automatic(),
+                navigatingTo: NavigationItem(url: "https://\(index).example/", title: "\(index)"))
+        }
+        let sync = try enabled(store)
+        try sync.acknowledge(sync.pending(limit: 1000).map(\.entry))
+        func closeSecond() throws -> String {
+            let id = try store.tabs.snapshot(of: browser).list.id(at: 1).uuidString.lowercased()
+            try store.tabs.close(in: browser, at: 1)
+            return id
+        }
+        let first = try closeSecond()
+        #expect(try outbox(store) == ["closed \(first)", "device device", "tab \(first)"])
+        try sync.acknowledge(sync.pending(limit: 1000).map(\.entry))
+        var closed = [first]
+        for _ in 1..<store.database.configuration.maximumClosedEntries {
+            closed.append(try closeSecond())
+            try sync.acknowledge(sync.pending(limit: 1000).map(\.entry))
+        }
+
+        // Recently closed is full: this close prunes the first one closed.
+        let next = try closeSecond()
+        #expect(try outbox(store) == ["closed \(first)", "closed \(next)", "device device", "tab \(next)"].sorted())
+        let pending = try sync.pending(limit: 1000)
+        #expect(pending.contains { $0.entry.kind == .closed && $0.entry.localID == first && $0.content == nil })
+
+        // A tombstone not sent yet stays: the next close, offline, then one more prune it along.
+        try sync.acknowledge(pending.map(\.entry))
+        let offline = try closeSecond()
+        for _ in 0..<store.database.configuration.maximumClosedEntries { _ = try closeSecond() }
+        #expect(try outbox(store).contains("tab \(offline)"))
+        #expect(try !outbox(store).contains("tab \(closed[1])"))
+    }
+
     @Test func aWindowThatClosesOrReopens_marksItsGroups() throws {
         let store = try TemporaryStore.onDisk()
         let (browser, _) = try store.seed("| a* [ 0 b c ]")

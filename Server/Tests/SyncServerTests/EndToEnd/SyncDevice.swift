@@ -22,7 +22,7 @@ final class SyncDevice: @unchecked Sendable {
     /// is `skew` seconds off.
     init(
         name: String, seed: SyncSeed? = nil, server: URL, configuration: SyncClient.Configuration = .init(),
-        skew: TimeInterval = 0
+        transport: any SyncTransport = URLSessionSyncTransport(), skew: TimeInterval = 0
     ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("sync-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -35,7 +35,7 @@ final class SyncDevice: @unchecked Sendable {
         credentials = try SyncPairing.pair(storage: sync, keyStore: keys, seed: seed, deviceName: name)
         self.skew = skew
         client = try SyncClient(
-            storage: sync, keyStore: keys, serverURL: server, configuration: configuration,
+            storage: sync, keyStore: keys, serverURL: server, transport: transport, configuration: configuration,
             applier: IncomingCommandApplier(sync: sync, browsers: browsers, tabs: tabs, histories: histories),
             clock: { Date().addingTimeInterval(skew) })
     }

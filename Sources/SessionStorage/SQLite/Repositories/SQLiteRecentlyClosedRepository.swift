@@ -158,8 +158,11 @@ public final class SQLiteRecentlyClosedRepository: RecentlyClosedRepository {
 
     private func forgetting(_ id: ClosedEntryID) -> @Sendable (Database) throws -> Int {
         { db in
-            try db.execute(sql: "DELETE FROM closed_entries WHERE id = ?", arguments: [id.uuidString])
-            if db.changesCount == 0 { throw StorageError.unknownClosedEntry(id.uuidString) }
+            let forgotten = try SyncRows.deletingClosedTabs(db) {
+                try db.execute(sql: "DELETE FROM closed_entries WHERE id = ?", arguments: [id.uuidString])
+                return db.changesCount
+            }
+            if forgotten == 0 { throw StorageError.unknownClosedEntry(id.uuidString) }
             try TabSearchIndex.dropDeletedWords(db)
             return 1
         }
@@ -167,8 +170,10 @@ public final class SQLiteRecentlyClosedRepository: RecentlyClosedRepository {
 
     private func forgettingAll() -> @Sendable (Database) throws -> Int {
         { db in
-            try db.execute(sql: "DELETE FROM closed_entries")
-            let removed = db.changesCount
+            let removed = try SyncRows.deletingClosedTabs(db) {
+                try db.execute(sql: "DELETE FROM closed_entries")
+                return db.changesCount
+            }
             try TabSearchIndex.dropDeletedWords(db)
             return removed
         }

@@ -79,14 +79,22 @@ enum ClosedEntryRows {
 
     /// Keeps the newest `maximumClosedEntries` entries younger than `closedEntryLifetime`.
     static func prune(_ db: Database, configuration: SessionDatabase.Configuration, now: Date = Date()) throws {
-        try db.cachedStatement(sql: "DELETE FROM closed_entries WHERE closed_at < ?")
-            .execute(arguments: [StoredDate(now.addingTimeInterval(-configuration.closedEntryLifetime))])
+        let cutoff = StoredDate(now.addingTimeInterval(-configuration.closedEntryLifetime))
         let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM closed_entries")) ?? 0
-        guard count > configuration.maximumClosedEntries else { return }
-        try db.cachedStatement(sql: """
-            DELETE FROM closed_entries WHERE rowid IN (
-                SELECT rowid FROM closed_entries ORDER BY closed_at, rowid LIMIT ?)
-            """).execute(arguments: [count - max(0, configuration.maximumClosedEntries)])
+        let expired = try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM closed_entries WHERE closed_at < ?)"),
+            arguments: [cutoff]) ?? false
+        guard expired || count > configuration.maximumClosedEntries else { return }
+        // Sync: the pruned tabs' `closed` records go, not their open-tab records, tombstoned when they closed.
+        try SyncRows.deletingClosedTabs(db) {
+            try db.cachedStatement(sql: "DELETE FROM closed_entries WHERE closed_at < ?").execute(arguments: [cutoff])
+            let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM closed_entries")) ?? 0
+            guard count > configuration.maximumClosedEntries else { return }
+            try db.cachedStatement(sql: """
+                DELETE FROM closed_entries WHERE rowid IN (
+                    SELECT rowid FROM closed_entries ORDER BY closed_at, rowid LIMIT ?)
+                """).execute(arguments: [count - max(0, configuration.maximumClosedEntries)])
+        }
     }
 
     // MARK: - Reading
