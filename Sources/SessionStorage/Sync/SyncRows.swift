@@ -101,6 +101,9 @@ enum SyncRows {
             """)
     }
 
+    /// The tables of the other devices' records that show: what an observation of them watches.
+    static let remoteTables = ["sync_remote_devices", "sync_remote_tabs", "sync_remote_groups", "sync_remote_closed"]
+
     /// Forgets the versions seen of the other devices' records (sync turned off, or another account).
     static func forgetFloors(_ db: Database) throws {
         try db.execute(sql: "DELETE FROM sync_record_floors")

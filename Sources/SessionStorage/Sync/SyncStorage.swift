@@ -290,6 +290,12 @@ public final class SyncStorage: Sendable {
                     arguments: [record.deviceID, StoredTime.text(record.modifiedAt)])
             }
             try db.execute(sql: "UPDATE sync_state SET cursor = max(cursor, ?) WHERE id = 1", arguments: [cursor])
+            if result.applied + result.removed > 0 {
+                // The remote tables are WITHOUT ROWID, whose changes GRDB's observations do not see by
+                // themselves: without this, this process's observers (the other devices' tabs on screen)
+                // learned of them only at the next poll for other processes' commits, up to 250 ms later.
+                for table in SyncRows.remoteTables { try db.notifyChanges(in: Table(table)) }
+            }
             return result
         }
     }
@@ -331,7 +337,7 @@ extension SyncStorage {
         SnapshotObserver(
             database: database,
             // Not `sync_state`, which every sync writes (its time): a sync that brought nothing reads nothing.
-            tables: ["sync_remote_devices", "sync_remote_tabs", "sync_remote_groups", "sync_remote_closed"],
+            tables: SyncRows.remoteTables,
             fetch: { db in try SyncRows.remoteDevices(db) }, onChange: onChange)
     }
 
