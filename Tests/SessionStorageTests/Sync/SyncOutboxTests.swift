@@ -327,4 +327,27 @@ import Testing
         guard case .tab(let tab) = content else { Issue.record("not a tab"); return }
         #expect(tab.v == 2 && tab.sortKey == 7 && tab.pinned && tab.currentNavigation?.title == "X")
     }
+
+    /// The remote tables are WITHOUT ROWID, whose changes GRDB's observations do not see by
+    /// themselves. An in-memory store has no poll for other processes' commits, so only the
+    /// notice at the apply's commit can bring the other device to the observer.
+    @Test func applyingReceivedRecords_reachesThisProcesssObservers() throws {
+        let store = try TemporaryStore.inMemory()
+        let sync = try enabled(store)
+        let recorder = ValueRecorder<[String]>()
+        let observation = sync.observeRemoteDevices { result in
+            if case .success(let devices) = result { recorder.record(devices.map(\.name)) }
+        }
+        defer { observation.cancel() }
+        #expect(recorder.wait { $0.contains([]) })
+        let device = SyncedDevice(name: "Phone", formFactor: "phone", windows: [])
+        let payload = String(decoding: try SyncRecordContent.device(device).encoded(), as: UTF8.self)
+        try sync.apply([
+            SyncReceivedRecord(
+                recordID: String(repeating: "b", count: 32), deviceID: "22222222-2222-4222-8222-222222222222",
+                sequence: 1, version: 1, modifiedAt: Date(timeIntervalSince1970: 1_790_000_000),
+                content: (.device(device), payload)),
+        ], cursor: 1)
+        #expect(recorder.wait { $0.contains(["Phone"]) })
+    }
 }
