@@ -203,11 +203,13 @@ enum SyncRows {
         _ db: Database, record: SyncReceivedRecord, content: SyncRecordContent, payload: String
     ) throws {
         let modified = StoredTime.text(record.modifiedAt)
-        try db.execute(
+        // Cached statements: a cold start stores every record of the account.
+        try db.cachedStatement(
             sql: """
                 INSERT INTO sync_remote_records (record_id, device_id, kind, version, seq, modified_at, payload)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
-                """,
+                """
+        ).execute(
             arguments: [
                 record.recordID, record.deviceID, content.kind.rawValue, record.version, record.sequence, modified,
                 payload,
@@ -226,12 +228,13 @@ enum SyncRows {
                 arguments: [record.deviceID, device.name, device.formFactor, modified])
         case .tab(let tab):
             let page = tab.currentNavigation
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     INSERT INTO sync_remote_tabs (record_id, device_id, tab_id, window_id, sort_key, is_pinned,
                         group_id, title, url, last_active_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
+                    """
+            ).execute(
                 arguments: [
                     record.recordID, record.deviceID, tab.id, tab.window, tab.sortKey, tab.pinned, tab.group,
                     page?.title ?? "", page.map { $0.virtualURL ?? $0.url } ?? "", time(tab.lastActive),

@@ -218,13 +218,14 @@ public final class SyncStorage: Sendable {
                     result.skipped += 1
                     continue
                 }
+                // Cached statements: a cold start applies every record of the account in a few transactions.
                 let held = try Row.fetchOne(
-                    db, sql: "SELECT version, payload != '' FROM sync_remote_records WHERE record_id = ?",
+                    db.cachedStatement(sql: "SELECT version, payload != '' FROM sync_remote_records WHERE record_id = ?"),
                     arguments: [record.recordID])
                 let heldVersion: Int64? = held?[0]
                 let heldLive: Bool = held?[1] ?? false
                 let floor = try Row.fetchOne(
-                    db, sql: "SELECT version, digest FROM sync_record_floors WHERE record_id = ?",
+                    db.cachedStatement(sql: "SELECT version, digest FROM sync_record_floors WHERE record_id = ?"),
                     arguments: [record.recordID])
                 // A store synced before the floors kept its versions in `sync_remote_records` only.
                 let floorSeen: Int64 = floor?[0] ?? 0
@@ -269,25 +270,26 @@ public final class SyncStorage: Sendable {
                 // again, or a tombstone the server made, leaves the time this device last heard from it.
                 if record.version > floorVersion || floor == nil {
                     let fromDevice = !record.digest.isEmpty
-                    try db.execute(
+                    try db.cachedStatement(
                         sql: """
                             INSERT INTO sync_record_floors (record_id, device_id, version, digest, received_at)
                             VALUES (?, ?, ?, ?, ?)
                             ON CONFLICT (record_id) DO UPDATE SET device_id = excluded.device_id,
                                 version = excluded.version, digest = excluded.digest,
                                 received_at = CASE WHEN ? THEN excluded.received_at ELSE received_at END
-                            """,
+                            """
+                    ).execute(
                         arguments: [
                             record.recordID, record.deviceID, record.version, record.digest,
                             fromDevice ? now : StoredTime.text(Date(timeIntervalSince1970: 0)), fromDevice,
                         ])
                 }
-                try db.execute(
+                try db.cachedStatement(
                     sql: """
                         INSERT INTO sync_remote_devices (device_id, last_seen_at) VALUES (?, ?)
                         ON CONFLICT (device_id) DO UPDATE SET last_seen_at = max(last_seen_at, excluded.last_seen_at)
-                        """,
-                    arguments: [record.deviceID, StoredTime.text(record.modifiedAt)])
+                        """
+                ).execute(arguments: [record.deviceID, StoredTime.text(record.modifiedAt)])
             }
             try db.execute(sql: "UPDATE sync_state SET cursor = max(cursor, ?) WHERE id = 1", arguments: [cursor])
             if result.applied + result.removed > 0 {
