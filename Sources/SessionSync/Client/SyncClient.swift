@@ -122,6 +122,9 @@ public actor SyncClient {
                 deviceName: deviceName ?? (state.deviceName.isEmpty ? credentials.deviceName : state.deviceName),
                 formFactor: state.formFactor == "unknown" ? credentials.formFactor : state.formFactor)
         }
+        // The first server this store syncs with is remembered at once (the command's default), even
+        // if it cannot be reached yet; a change of server is decided by its id, in `prepare()`.
+        if state.serverURL == nil { try storage.setServerURL(serverURL.absoluteString, anotherServer: false) }
         self.storage = storage
         self.keyStore = keyStore
         self.credentials = credentials
@@ -224,6 +227,7 @@ public actor SyncClient {
     /// records behind (ones marked while it was under way): that counts as one
     /// more change of the burst, which it is.
     private func uploadLoop() async {
+        var lastUploadStart: ContinuousClock.Instant?
         let (signals, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let pacing = Protected(UploadPacing(debounce: configuration.debounce))
         let observation = storage.observePendingCount { result in
@@ -237,8 +241,15 @@ public actor SyncClient {
             do {
                 let wait = pacing.withLock { $0.wait(at: .now) }
                 if wait > .zero { try await Task.sleep(for: wait) }
+                // Never closer than the server's allowance permits (10 a second by default, a bucket of
+                // 10): an upload woken by the acknowledgement of the one before could otherwise follow it
+                // at once, and a long burst then met `429` (seen in `UploadPacingEndToEndTests`).
+                if let previous = lastUploadStart, previous.duration(to: .now) < Self.shortestUploadGap {
+                    try await Task.sleep(until: previous + Self.shortestUploadGap, clock: .continuous)
+                }
                 let start = ContinuousClock.now
-                let report = try await syncing(.upload) { report in try await self.upload(into: &report) }
+                lastUploadStart = start
+                let report = try await syncing(.upload) { report in try await self.upload(into: &report, drain: false) }
                 // An upload that found the outbox empty (its records left with the one before) paces nothing.
                 if report.uploaded > 0 { pacing.withLock { $0.uploaded(at: start) } }
                 failures = 0
@@ -340,6 +351,10 @@ public actor SyncClient {
         }
     }
 
+    /// The shortest time between two uploads of ``run()``: within the server's default allowance of
+    /// 10 uploads a second, with room for a command post.
+    static let shortestUploadGap: Duration = .milliseconds(110)
+
     /// Whether `error` ends ``run()``: retrying cannot help, the user must pair again.
     static func endsTheRun(_ error: any Error) -> Bool {
         switch error as? SyncError {
@@ -398,7 +413,11 @@ public actor SyncClient {
 
     // MARK: - Upload
 
-    private func upload(into report: inout SyncReport) async throws {
+    /// Uploads what the outbox holds. With `drain`, until it is empty (``sync()``); without,
+    /// one round of what was pending when it began (``run()``'s loop: what is marked meanwhile
+    /// wakes the loop again, paced, instead of following at once, which in a burst of changes made
+    /// uploads back to back, past the server's allowance).
+    private func upload(into report: inout SyncReport, drain: Bool = true) async throws {
         // One upload at a time (the loop and a `sync()` interleave at their awaits):
         // two would read the same records and send them twice, with two versions.
         while uploading { try await Task.sleep(for: .milliseconds(10)) }
@@ -406,10 +425,16 @@ public actor SyncClient {
         defer { uploading = false }
         if try storage.state().fullSyncNeeded { try await fullSync(into: &report) }
         var rounds = 0
+        var lastRoundWasPartial = false
         while rounds < 10_000 {
             rounds += 1
             let pending = try storage.pending(limit: configuration.batchRecords)
             guard !pending.isEmpty else { return }
+            // A round of less than a batch took everything pending when it began.
+            if !drain, rounds > 1, report.uploaded > 0, pending.count < configuration.batchRecords,
+               lastRoundWasPartial
+            { return }
+            lastRoundWasPartial = pending.count < configuration.batchRecords
             let first = try reserveVersions(pending.count)
             let deviceID = credentials.device.deviceID
             // Closed tabs expire on the server's clock.
