@@ -90,7 +90,9 @@ public actor SyncClient {
     /// This device's clock.
     private let clock: @Sendable () -> Date
     /// The server's `sweep_device_days`, once read.
-    private var sweepDays: Int?
+    /// The server's `sweep_device_days` (from `/v1/info`, read by ``prepare()``; 180 when it does not
+    /// say), never below ``shortestSweepDays``: a server that says 0 would make any deletion look like a sweep.
+    private var sweepDays = 180
 
     /// A client for the store behind `storage`, with the credentials `keyStore` keeps.
     ///
@@ -720,15 +722,6 @@ public actor SyncClient {
         return sealer.account.verifiesRevocation(of: deviceID, revokedAt: revocation.revokedAt, signature: signature)
     }
 
-    /// The server's `sweep_device_days` (read once from `/v1/info`; 180 when it does not say),
-    /// never below 30: a server that says 0 would make any deletion look like a sweep.
-    private func sweepDeviceDays() async throws -> Int {
-        if let sweepDays { return sweepDays }
-        let days = max(Self.shortestSweepDays, try await server.info().sweepDeviceDays ?? 180)
-        sweepDays = days
-        return days
-    }
-
     /// The fewest days of silence after which a device believes the server swept another.
     static let shortestSweepDays = 30
 
@@ -793,7 +786,7 @@ public actor SyncClient {
             }
             var silentSince: Date?
             if received.contains(where: { !$0.isAuthenticated }) {
-                silentSince = Date().addingTimeInterval(-86_400 * Double(try await sweepDeviceDays()))
+                silentSince = Date().addingTimeInterval(-86_400 * Double(sweepDays))
             }
             let applied = try storage.apply(received, cursor: changes.cursor, silentSince: silentSince)
             report.applied += applied.applied
