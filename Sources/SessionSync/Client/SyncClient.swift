@@ -89,7 +89,6 @@ public actor SyncClient {
     private var prepared = false
     /// This device's clock.
     private let clock: @Sendable () -> Date
-    /// The server's `sweep_device_days`, once read.
     /// The server's `sweep_device_days` (from `/v1/info`, read by ``prepare()``; 180 when it does not
     /// say), never below ``shortestSweepDays``: a server that says 0 would make any deletion look like a sweep.
     private var sweepDays = 180
