@@ -38,14 +38,20 @@ package struct RecordSealer: Sendable {
     ) throws -> (recordID: String, sealed: Data) {
         let recordID = account.recordID(kind: content.kind, deviceID: deviceID, localID: localID)
         let payload = try RecordTrimmer.fitting(content, within: Self.maximumSealedBytes - Self.overhead)
+        return (recordID, try sealing(payload, recordID: recordID, kind: content.kind, deviceID: deviceID, version: version))
+    }
+
+    /// `0x01 || nonce || ciphertext || tag` of `plaintext`, bound to its place (``associatedData``).
+    private func sealing(
+        _ plaintext: Data, recordID: String, kind: SyncRecordKind, deviceID: String, version: Int64
+    ) throws -> Data {
         let box = try ChaChaPoly.seal(
-            payload, using: account.recordKey,
+            plaintext, using: account.recordKey,
             authenticating: Self.associatedData(
-                accountID: account.accountID, deviceID: deviceID, recordID: recordID, kind: content.kind,
-                version: version))
+                accountID: account.accountID, deviceID: deviceID, recordID: recordID, kind: kind, version: version))
         var sealed = Data([Self.formatVersion])
         sealed.append(box.combined)
-        return (recordID, sealed)
+        return sealed
     }
 
     /// The payload of a sealed tombstone (protocol version 2).
@@ -62,13 +68,7 @@ package struct RecordSealer: Sendable {
 
     /// Seals the deletion of this device's record `recordID` of `kind` as `version`.
     package func sealTombstone(recordID: String, kind: SyncRecordKind, deviceID: String, version: Int64) throws -> Data {
-        let box = try ChaChaPoly.seal(
-            Self.tombstonePayload, using: account.recordKey,
-            authenticating: Self.associatedData(
-                accountID: account.accountID, deviceID: deviceID, recordID: recordID, kind: kind, version: version))
-        var sealed = Data([Self.formatVersion])
-        sealed.append(box.combined)
-        return sealed
+        try sealing(Self.tombstonePayload, recordID: recordID, kind: kind, deviceID: deviceID, version: version)
     }
 
     /// What a sealed record holds once opened.
