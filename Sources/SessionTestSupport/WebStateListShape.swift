@@ -21,7 +21,7 @@ public struct WebStateListShape: Hashable, Sendable, CustomStringConvertible {
             return "\(tab.id) nav \(tab.navigationIndex.map(String.init) ?? "-")\(opener)"
         }
         pinnedCount = list.pinnedCount
-        groupIDs = list.groupIDs
+        groupIDs = Array(list.groupIDs)
         groups = list.groups.mapValues(\.visualData)
         activeIndex = list.activeIndex
     }

@@ -35,7 +35,7 @@ import Testing
             let list = try store.tabs.webStateList(in: browser.id)
             #expect(list.webStates.map(\.id) == browser.tabs.map(\.id))
             #expect(list.pinnedCount == browser.tabs.filter(\.pinned).count)
-            #expect(list.groupIDs == browser.tabs.map(\.group))
+            #expect(Array(list.groupIDs) == browser.tabs.map(\.group))
             #expect(list.orderedGroups.map(\.visualData) == browser.groups.map {
                 TabGroupVisualData(title: $0.title, color: $0.color, isCollapsed: $0.collapsed)
             })

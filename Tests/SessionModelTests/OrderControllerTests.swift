@@ -34,6 +34,14 @@ private struct FakeSource: OrderControllerSource {
         collapsedGroups.contains { groupID(number: $0) == group }
     }
 
+    func index(of id: WebStateID) -> Int? {
+        (0..<count).first { self.id(at: $0) == id }
+    }
+
+    func childIndexes(ofOpener id: WebStateID) -> [Int] {
+        (0..<count).filter { opener(at: $0)?.openerID == id }
+    }
+
     func groupID(number: Int) -> TabGroupID {
         TabGroupID(uuidString: String(format: "00000000-0000-4000-9000-%012d", number))!
     }

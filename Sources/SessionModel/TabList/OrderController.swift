@@ -69,17 +69,15 @@ package struct OrderController<Source: OrderControllerSource> {
         if !removing.contains(active) { return active }
 
         // TabListRules.md, Removal, step 3: the first surviving child of the active tab.
-        if let child = childIndexes(
-            of: active, scanningAfter: active, removing: removing, checkNavigationIndex: false
-        ).first {
+        if let child = child(of: active, scanningAfter: active, removing: removing, checkNavigationIndex: false) {
             return child
         }
 
         // TabListRules.md, Removal, step 4: the first surviving sibling, else the opener itself.
         if let opener = source.opener(at: active), let openerIndex = index(of: opener.openerID) {
-            if let sibling = childIndexes(
+            if let sibling = child(
                 of: openerIndex, scanningAfter: active, removing: removing, checkNavigationIndex: false
-            ).first {
+            ) {
                 return sibling
             }
             if !removing.contains(openerIndex) { return openerIndex }
@@ -109,57 +107,40 @@ package struct OrderController<Source: OrderControllerSource> {
 
     /// Returns the index of the tab whose identifier is `id`.
     private func index(of id: WebStateID) -> Int? {
-        (0..<source.count).first { source.id(at: $0) == id }
+        source.index(of: id)
     }
 
-    /// Returns the surviving children of the tab at `openerIndex`, in the order of a circular scan
-    /// that starts just after `start`.
+    /// Returns the first surviving child of the tab at `openerIndex` in a circular scan of the
+    /// list that starts just after `start` (with `last`, the last one instead).
     ///
     /// With `checkNavigationIndex`, a child counts only if its recorded opener navigation index
-    /// equals the opener's current one. Grandchildren never count.
-    private func childIndexes(
+    /// equals the opener's current one. Grandchildren never count. The children come from the
+    /// source's opener lookup and are ranked by their distance from `start`: the list itself is
+    /// not scanned.
+    private func child(
         of openerIndex: Int,
         scanningAfter start: Int,
-        removing: RemovingIndexes,
-        checkNavigationIndex: Bool
-    ) -> [Int] {
+        removing: RemovingIndexes = [],
+        checkNavigationIndex: Bool,
+        last: Bool = false
+    ) -> Int? {
         let count = source.count
-        let openerID = source.id(at: openerIndex)
         let openerNavigationIndex = source.navigationIndex(at: openerIndex)
-        var children: [Int] = []
-        for step in 1..<max(count, 1) {
-            let index = (start + step) % count
-            if index == openerIndex || removing.contains(index) { continue }
-            guard let opener = source.opener(at: index), opener.openerID == openerID else { continue }
-            if checkNavigationIndex, opener.navigationIndex != openerNavigationIndex { continue }
-            children.append(index)
+        let children = source.childIndexes(ofOpener: source.id(at: openerIndex)).lazy.filter { index in
+            if index == openerIndex || removing.contains(index) { return false }
+            return !checkNavigationIndex || source.opener(at: index)?.navigationIndex == openerNavigationIndex
         }
-        return children
+        // The scan visits start + 1, start + 2, … (mod count).
+        let distance = { (index: Int) in (index - start - 1 + count) % count }
+        return last
+            ? children.max { distance($0) < distance($1) }
+            : children.min { distance($0) < distance($1) }
     }
 
     /// Returns the last child of the tab at `openerIndex` in a circular scan that starts just
-    /// after it, counting only children opened at the opener's current navigation index: the
-    /// last of ``childIndexes(of:scanningAfter:removing:checkNavigationIndex:)``, found by
-    /// scanning backwards from the opener so that the scan stops at the first child it meets.
+    /// after it, counting only children opened at the opener's current navigation index.
     private func lastChild(of openerIndex: Int) -> Int? {
-        let openerID = source.id(at: openerIndex)
-        let openerNavigationIndex = source.navigationIndex(at: openerIndex)
-        var index = openerIndex
-        var wrapped = false
-        while true {
-            if index == 0 {
-                guard !wrapped else { return nil }
-                wrapped = true
-                index = source.count
-            }
-            index -= 1
-            if index == openerIndex { return nil }
-            if let opener = source.opener(at: index), opener.openerID == openerID,
-                opener.navigationIndex == openerNavigationIndex
-            {
-                return index
-            }
-        }
+        child(of: openerIndex, scanningAfter: openerIndex, checkNavigationIndex: true, last: true)
     }
 
     /// Returns the surviving index of `range` nearest to `index`: the first after it, or only if

@@ -20,4 +20,8 @@ package protocol OrderControllerSource {
     func range(of group: TabGroupID) -> Range<Int>?
     /// Whether `group` is collapsed.
     func isCollapsed(group: TabGroupID) -> Bool
+    /// The index of the tab whose identifier is `id`, if any.
+    func index(of id: WebStateID) -> Int?
+    /// The indexes of the tabs whose opener is the tab `id`, in any order.
+    func childIndexes(ofOpener id: WebStateID) -> [Int]
 }

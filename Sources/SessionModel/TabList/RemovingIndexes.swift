@@ -75,27 +75,3 @@ public struct RemovingIndexes: Hashable, Sendable, ExpressibleByArrayLiteral {
         return (low, low < indexes.count && indexes[low] == index)
     }
 }
-
-// MARK: - Removing the elements of an array
-
-extension Array {
-    /// Removes the elements at `indexes` in one pass over the elements after the first removed one.
-    mutating func remove(_ indexes: RemovingIndexes) {
-        guard let first = indexes.first else { return }
-        guard indexes.count > 1 else {
-            remove(at: first)
-            return
-        }
-        var write = first
-        var removing = indexes.indexes[...]
-        for read in first..<count {
-            if removing.first == read {
-                removing.removeFirst()
-            } else {
-                swapAt(write, read)
-                write += 1
-            }
-        }
-        removeLast(count - write)
-    }
-}

@@ -17,9 +17,8 @@ extension WebStateList {
         // TabListRules.md, Replace and activate: activating the active tab changes nothing.
         guard index != activeIndex else { return WebStateListChange() }
         var change = WebStateListChange()
-        change.recordActive(from: activeWebState?.id, to: index.map { webStates[$0].id })
+        change.recordActive(from: activeWebState?.id, to: index.map { tabs[$0].id })
         activeIndex = index
-        if let index { hintPosition(of: index) }
         return record(change)
     }
 }

@@ -41,7 +41,7 @@ extension WebStateList {
         let pivot: Int
         if isPinned(at: first) {
             pivot = pinnedCount
-        } else if let group = groupIDs[first], first > 0, groupIDs[first - 1] == group {
+        } else if let group = tabs.groupID(at: first), first > 0, tabs.groupID(at: first - 1) == group {
             pivot = range(ofGroupAt: first).upperBound
         } else {
             pivot = first
@@ -109,7 +109,7 @@ extension WebStateList {
         try checkIndexes(indexes)
         var change = WebStateListChange()
         // TabListRules.md, Groups, remove: from the last, each tab lands just after its group.
-        for index in Set(indexes).sorted(by: >) where groupIDs[index] != nil {
+        for index in Set(indexes).sorted(by: >) where tabs.groupID(at: index) != nil {
             let target = range(ofGroupAt: index).upperBound - 1
             moveTab(from: index, to: target, pinned: false, group: nil, recording: &change)
         }
@@ -137,19 +137,17 @@ extension WebStateList {
         guard let range = range(of: id) else { throw WebStateListError.unknownGroup(id) }
         // TabListRules.md, Groups, move: clamp to the regular tabs, snap to a group's start.
         var target = min(max(index, pinnedCount), count)
-        if target < count, groupIDs[target] != nil {
+        if target < count, tabs.groupID(at: target) != nil {
             target = self.range(ofGroupAt: target).lowerBound
         }
         // TabListRules.md, Groups, move: inside or just after the group itself changes nothing.
         if range.lowerBound <= target, target <= range.upperBound { return WebStateListChange() }
 
-        let movingStates = Array(webStates[range])
-        let movingGroups = Array(groupIDs[range])
-        webStates.removeSubrange(range)
-        groupIDs.removeSubrange(range)
+        let moving = range.reversed().map { tabs.remove(at: $0) }.reversed()
         let destination = target > range.lowerBound ? target - range.count : target
-        webStates.insert(contentsOf: movingStates, at: destination)
-        groupIDs.insert(contentsOf: movingGroups, at: destination)
+        for (offset, tab) in moving.enumerated() {
+            tabs.insert(tab.webState, group: tab.group, at: destination + offset)
+        }
         // The active tab stays the same tab: it moves with the group or shifts past it.
         if let active = activeIndex {
             if range.contains(active) {
@@ -159,7 +157,7 @@ extension WebStateList {
                 activeIndex = shifted >= destination ? shifted + range.count : shifted
             }
         }
-        return record(WebStateListChange(moved: Set(movingStates.lazy.map(\.id))))
+        return record(WebStateListChange(moved: Set(moving.lazy.map(\.webState.id))))
     }
 
     /// Deletes group `id`; its tabs stay where they are, ungrouped.
@@ -176,8 +174,8 @@ extension WebStateList {
         try checkGroup(id)
         var change = WebStateListChange(groupsDeleted: [id])
         for index in range(of: id) ?? 0..<0 {
-            groupIDs[index] = nil
-            change.updated.insert(webStates[index].id)
+            tabs.setGroupID(nil, at: index)
+            change.updated.insert(tabs[index].id)
         }
         groups[id] = nil
         return record(change)

@@ -44,7 +44,7 @@ extension WebStateList {
         _ webState: WebState,
         params: InsertionParams
     ) throws -> (index: Int, change: WebStateListChange) {
-        guard index(of: webState.id) == nil else { throw WebStateListError.duplicateWebState(webState.id) }
+        guard !tabs.contains(webState.id) else { throw WebStateListError.duplicateWebState(webState.id) }
         if params.pinned, params.group != nil { throw WebStateListError.pinnedAndGrouped }
         if let group = params.group { try checkGroup(group) }
         var explicitOpener = params.opener ?? webState.opener
@@ -52,7 +52,7 @@ extension WebStateList {
         if !params.inheritOpener, let openerTab = params.openerTab {
             // Chromium's WebStateOpener(opener): the opener at its current history index.
             guard let index = index(of: openerTab) else { throw WebStateListError.unknownWebState(openerTab) }
-            explicitOpener = WebStateOpener(openerID: openerTab, navigationIndex: webStates[index].navigationIndex)
+            explicitOpener = WebStateOpener(openerID: openerTab, navigationIndex: tabs[index].navigationIndex)
             openerIndex = index
         } else if !params.inheritOpener, let explicitOpener {
             guard let index = index(of: explicitOpener.openerID) else {
@@ -65,11 +65,12 @@ extension WebStateList {
         let previousActiveID = activeWebState?.id
         var opener = explicitOpener
         if params.inheritOpener {
-            // TabListRules.md, Insertion, step 1: forget every opener (a scan of the list), then
-            // inherit the active tab.
-            for index in webStates.indices where webStates[index].opener != nil {
-                webStates[index].opener = nil
-                change.updated.insert(webStates[index].id)
+            // TabListRules.md, Insertion, step 1: forget every opener (the tabs that have one,
+            // found through the opener lookup), then inherit the active tab.
+            for id in tabs.tabsWithOpeners {
+                guard let index = tabs.index(of: id) else { continue }
+                tabs.update(at: index) { $0.opener = nil }
+                change.updated.insert(id)
             }
             opener = activeWebState.map { WebStateOpener(openerID: $0.id, navigationIndex: $0.navigationIndex) }
             openerIndex = activeIndex
@@ -77,13 +78,13 @@ extension WebStateList {
 
         // TabListRules.md, Insertion, step 2: the opener's group, which wins over a pin.
         var group = params.group
-        if group == nil, let openerIndex { group = groupIDs[openerIndex] }
+        if group == nil, let openerIndex { group = tabs.groupID(at: openerIndex) }
         let pinned = params.pinned && group == nil
 
         // TabListRules.md, Insertion, step 3: the allowed range.
         // A deduced group is found from the opener outwards; an explicit one by a scan.
         let groupRange = group.flatMap { group in
-            if let openerIndex, groupIDs[openerIndex] == group { return self.range(ofGroupAt: openerIndex) }
+            if let openerIndex, tabs.groupID(at: openerIndex) == group { return self.range(ofGroupAt: openerIndex) }
             return self.range(of: group)
         }
         let range: ClosedRange<Int>
@@ -101,14 +102,13 @@ extension WebStateList {
         )
 
         // TabListRules.md, Insertion, step 6: between two tabs of one group, join it.
-        let previousGroup = newIndex > 0 ? groupIDs[newIndex - 1] : nil
-        let nextGroup = newIndex < count ? groupIDs[newIndex] : nil
+        let previousGroup = newIndex > 0 ? tabs.groupID(at: newIndex - 1) : nil
+        let nextGroup = newIndex < count ? tabs.groupID(at: newIndex) : nil
         if let previousGroup, previousGroup == nextGroup { group = previousGroup }
 
         var newWebState = webState
         newWebState.opener = opener
-        webStates.insert(newWebState, at: newIndex)
-        groupIDs.insert(group, at: newIndex)
+        tabs.insert(newWebState, group: group, at: newIndex)
         if pinned { pinnedCount += 1 }
 
         // TabListRules.md, Insertion, step 7: shift the active index, then activate if asked.
@@ -116,7 +116,6 @@ extension WebStateList {
         if params.activate { activeIndex = newIndex }
         change.recordActive(from: previousActiveID, to: activeWebState?.id)
 
-        hintPosition(of: newIndex)
         return (newIndex, record(change))
     }
 }

@@ -32,17 +32,17 @@ extension WebStateList {
         // TabListRules.md, Move and pin: stay in the group if its range holds the target,
         // else join the group both new neighbours share, else be ungrouped.
         var newGroup: TabGroupID?
-        if groupIDs[from] != nil, range(ofGroupAt: from).contains(target) {
-            newGroup = groupIDs[from]
+        if let group = tabs.groupID(at: from), range(ofGroupAt: from).contains(target) {
+            newGroup = group
         } else {
             let previous: TabGroupID?
             let next: TabGroupID?
             if from < target {
-                previous = groupIDs[target]
-                next = target + 1 < count ? groupIDs[target + 1] : nil
+                previous = tabs.groupID(at: target)
+                next = target + 1 < count ? tabs.groupID(at: target + 1) : nil
             } else {
-                previous = target > 0 ? groupIDs[target - 1] : nil
-                next = groupIDs[target]
+                previous = target > 0 ? tabs.groupID(at: target - 1) : nil
+                next = tabs.groupID(at: target)
             }
             if let previous, previous == next { newGroup = previous }
         }
@@ -70,24 +70,22 @@ extension WebStateList {
         from: Int, to: Int, pinned: Bool, group: TabGroupID?, recording change: inout WebStateListChange
     ) {
         let wasPinned = from < pinnedCount
-        let oldGroup = groupIDs[from]
+        let oldGroup = tabs.groupID(at: from)
         guard from != to || wasPinned != pinned || oldGroup != group else { return }
 
         // TabListRules.md, Invariants: an emptied group is deleted. Groups are contiguous, so the old
         // group empties exactly when neither neighbour of the tab belongs to it.
         var emptiedGroup: TabGroupID?
         if let oldGroup, oldGroup != group,
-            from == 0 || groupIDs[from - 1] != oldGroup,
-            from + 1 == groupIDs.count || groupIDs[from + 1] != oldGroup
+            from == 0 || tabs.groupID(at: from - 1) != oldGroup,
+            from + 1 == count || tabs.groupID(at: from + 1) != oldGroup
         {
             emptiedGroup = oldGroup
         }
 
         if wasPinned != pinned { pinnedCount += pinned ? 1 : -1 }
-        let webState = webStates.remove(at: from)
-        webStates.insert(webState, at: to)
-        groupIDs.remove(at: from)
-        groupIDs.insert(group, at: to)
+        tabs.move(from: from, to: to, group: group)
+        let webState = tabs[to]
 
         if let active = activeIndex {
             if active == from {
@@ -96,7 +94,6 @@ extension WebStateList {
                 activeIndex = active + (from < to ? -1 : 1)
             }
         }
-        hintPosition(of: to)
         if from != to { change.moved.insert(webState.id) }
         if wasPinned != pinned || oldGroup != group { change.updated.insert(webState.id) }
         if let emptiedGroup {

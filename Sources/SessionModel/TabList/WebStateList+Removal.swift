@@ -40,19 +40,20 @@ extension WebStateList {
         // TabListRules.md, Removal: the next active tab is decided once, before removal.
         let previousActiveID = activeWebState?.id
         let nextActive = OrderController(source: self).nextActiveIndex(activeIndex: activeIndex, removing: indexes)
-        let nextActiveID = nextActive.map { webStates[$0].id }
+        let nextActiveID = nextActive.map { tabs[$0].id }
 
         var change = WebStateListChange()
         change.removed.reserveCapacity(indexes.count)
         var emptiedGroups: [TabGroupID] = []
         for index in indexes.indexes {
+            let group = tabs.groupID(at: index)
             let removedWebState = RemovedWebState(
-                webState: webStates[index], index: index, wasPinned: index < pinnedCount, groupID: groupIDs[index]
+                webState: tabs[index], index: index, wasPinned: index < pinnedCount, groupID: group
             )
             change.removed.append(removedWebState)
             // TabListRules.md, Invariants: an emptied group is deleted. A group (contiguous) empties
             // only if its first tab is removed, and then only if all its tabs are.
-            if let group = groupIDs[index], index == 0 || groupIDs[index - 1] != group,
+            if let group, index == 0 || tabs.groupID(at: index - 1) != group,
                 range(ofGroupAt: index).allSatisfy(indexes.contains)
             {
                 emptiedGroups.append(group)
@@ -60,26 +61,18 @@ extension WebStateList {
         }
 
         let removedPinned = indexes.indexes.filter { $0 < pinnedCount }.count
-        webStates.remove(indexes)
-        groupIDs.remove(indexes)
+        for index in indexes.indexes.reversed() { tabs.remove(at: index) }
         pinnedCount -= removedPinned
         activeIndex = nextActive.flatMap { indexes.indexAfterRemoval($0) }
         change.recordActive(from: previousActiveID, to: nextActiveID)
 
-        // TabListRules.md, Removal: every tab whose opener is removed loses it (a scan of the list;
-        // one removed tab is compared directly, a set of them looked up by identifier).
-        let isRemoved: (WebStateID) -> Bool
-        if change.removed.count == 1 {
-            let removedID = change.removed[0].webState.id
-            isRemoved = { $0 == removedID }
-        } else {
-            let removedIDs = change.removedIDs
-            isRemoved = { removedIDs.contains($0) }
-        }
-        for index in webStates.indices {
-            guard let openerID = webStates[index].opener?.openerID, isRemoved(openerID) else { continue }
-            webStates[index].opener = nil
-            change.updated.insert(webStates[index].id)
+        // TabListRules.md, Removal: every tab whose opener is removed loses it (the removed tabs'
+        // children, found through the opener lookup).
+        for removed in change.removed {
+            for index in tabs.childIndexes(ofOpener: removed.webState.id) {
+                tabs.update(at: index) { $0.opener = nil }
+                change.updated.insert(tabs[index].id)
+            }
         }
         for group in emptiedGroups {
             groups[group] = nil

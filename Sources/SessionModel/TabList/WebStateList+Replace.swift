@@ -23,25 +23,24 @@ extension WebStateList {
         with webState: WebState
     ) throws -> (replaced: WebState, change: WebStateListChange) {
         try checkIndex(index)
-        guard self.index(of: webState.id) == nil else { throw WebStateListError.duplicateWebState(webState.id) }
+        guard !tabs.contains(webState.id) else { throw WebStateListError.duplicateWebState(webState.id) }
 
-        let replaced = webStates[index]
+        let replaced = tabs[index]
         var change = WebStateListChange(inserted: [webState.id])
         change.removed = [
-            RemovedWebState(webState: replaced, index: index, wasPinned: isPinned(at: index), groupID: groupIDs[index])
+            RemovedWebState(webState: replaced, index: index, wasPinned: isPinned(at: index), groupID: tabs.groupID(at: index))
         ]
         // TabListRules.md, Replace and activate: tabs opened by the replaced tab lose their opener
-        // (a scan of the list).
-        for other in webStates.indices where webStates[other].opener?.openerID == replaced.id {
-            webStates[other].opener = nil
-            change.updated.insert(webStates[other].id)
+        // (found through the opener lookup).
+        for other in tabs.childIndexes(ofOpener: replaced.id) {
+            tabs.update(at: other) { $0.opener = nil }
+            change.updated.insert(tabs[other].id)
         }
         // TabListRules.md, Replace and activate: same place, pinned state and group; no opener;
         // the new tab is active if the replaced one was.
         var newWebState = webState
         newWebState.opener = nil
-        webStates[index] = newWebState
-        hintPosition(of: index)
+        tabs.update(at: index) { $0 = newWebState }
         if activeIndex == index { change.recordActive(from: replaced.id, to: webState.id) }
         return (replaced, record(change))
     }

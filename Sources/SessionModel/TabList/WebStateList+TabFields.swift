@@ -46,9 +46,8 @@ extension WebStateList {
         _ field: WritableKeyPath<WebState, Value>, to value: Value, forTabAt index: Int
     ) throws -> WebStateListChange {
         try checkIndex(index)
-        guard webStates[index][keyPath: field] != value else { return WebStateListChange() }
-        webStates[index][keyPath: field] = value
-        hintPosition(of: index)
-        return record(WebStateListChange(updated: [webStates[index].id]))
+        guard tabs[index][keyPath: field] != value else { return WebStateListChange() }
+        tabs.update(at: index) { $0[keyPath: field] = value }
+        return record(WebStateListChange(updated: [tabs[index].id]))
     }
 }

@@ -16,10 +16,12 @@
 /// while one of its mutations runs. ``WebStateListError/reentrantMutation`` is
 /// for owners that notify observers and must refuse their nested mutations.
 ///
-/// Cost: a mutation computes its change directly, in time proportional to the
-/// tabs it touches plus, where a rule needs one, a scan of the list (finding a
-/// tab by identifier, a group's tabs, the children of an opener). No mutation
-/// copies or diffs the whole list.
+/// Cost: the tabs live in a balanced tree (see ``TabListColumn``), with lookups by
+/// identifier, by opener and by group. Finding a tab by position or by identifier,
+/// inserting, removing and moving one, and finding an opener's children cost
+/// O(log n) each, plus time proportional to the tabs a rule returns (a group's tabs,
+/// an opener's children). No mutation shifts, copies or diffs the whole list; only
+/// "forget every opener" visits every tab that has an opener.
 ///
 /// Batches: every mutation also merges its change into a recording that
 /// ``takeRecordedChanges()`` returns and resets, so a store can apply several
@@ -82,14 +84,17 @@
 /// ### Batches
 /// - ``takeRecordedChanges()``
 public struct WebStateList: Hashable, Sendable {
+    /// The tabs in order, with their groups and the lookups the rules need.
+    var tabs: TabSequence
+
     /// The tabs, in order.
-    public internal(set) var webStates: [WebState]
+    public var webStates: TabListColumn<WebState> { tabs.webStateColumn }
 
     /// The number of pinned tabs; they are the first ones.
     public internal(set) var pinnedCount: Int
 
     /// The group of each tab, parallel to ``webStates``; `nil` for an ungrouped tab.
-    public internal(set) var groupIDs: [TabGroupID?]
+    public var groupIDs: TabListColumn<TabGroupID?> { tabs.groupIDColumn }
 
     /// Every group of the list, by identifier.
     public internal(set) var groups: [TabGroupID: TabGroup]
@@ -108,16 +113,10 @@ public struct WebStateList: Hashable, Sendable {
     /// story or a diff is needed. Not part of the list's value.
     package private(set) var lineage = UInt64.random(in: .min ... .max)
 
-    /// Where the latest mutations left the tabs they touched, so that ``index(of:)``
-    /// finds them without a scan (a store looks up every tab a change names). Only a
-    /// hint, checked before use, and not part of the list's value.
-    var positionHints: [WebStateID: Int] = [:]
-
     /// Creates an empty list.
     public init() {
-        webStates = []
+        tabs = TabSequence()
         pinnedCount = 0
-        groupIDs = []
         groups = [:]
         activeIndex = nil
     }
@@ -136,9 +135,9 @@ public struct WebStateList: Hashable, Sendable {
     ///   identifier; ``WebStateListError/invalidState(_:)`` with every ``WebStateListViolation``
     ///   found otherwise.
     public init(
-        webStates: [WebState],
+        webStates: some Collection<WebState>,
         pinnedCount: Int,
-        groupIDs: [TabGroupID?],
+        groupIDs: some Collection<TabGroupID?>,
         groups: [TabGroup],
         activeIndex: Int?
     ) throws {
@@ -154,21 +153,20 @@ public struct WebStateList: Hashable, Sendable {
                 throw WebStateListError.duplicateGroup(group.id)
             }
         }
-        let entries = webStates.indices.map { index in
+        let entries = zip(webStates, groupIDs).enumerated().map { index, tab in
             WebStateListEntry(
-                id: webStates[index].id,
+                id: tab.0.id,
                 isPinned: index < pinnedCount,
-                groupID: groupIDs[index],
-                openerID: webStates[index].opener?.openerID
+                groupID: tab.1,
+                openerID: tab.0.opener?.openerID
             )
         }
         let violations = WebStateListInvariants.violations(
             entries: entries, groups: Set(groupsByID.keys), activeIndex: activeIndex
         )
         guard violations.isEmpty else { throw WebStateListError.invalidState(violations) }
-        self.webStates = webStates
+        self.tabs = TabSequence(webStates: webStates, groupIDs: groupIDs)
         self.pinnedCount = pinnedCount
-        self.groupIDs = groupIDs
         self.groups = groupsByID
         self.activeIndex = activeIndex
     }
@@ -228,23 +226,17 @@ public struct WebStateList: Hashable, Sendable {
         return change
     }
 
-    /// Notes that the tab at `index` was just touched, for ``index(of:)``.
-    mutating func hintPosition(of index: Int) {
-        if positionHints.count >= 16 { positionHints.removeAll(keepingCapacity: true) }
-        positionHints[webStates[index].id] = index
-    }
-
     // MARK: - Reading
 
     /// The number of tabs.
-    public var count: Int { webStates.count }
+    public var count: Int { tabs.count }
 
     /// Whether the list has no tab.
-    public var isEmpty: Bool { webStates.isEmpty }
+    public var isEmpty: Bool { tabs.count == 0 }
 
     /// The active tab, or `nil` when no tab is active.
     public var activeWebState: WebState? {
-        activeIndex.map { webStates[$0] }
+        activeIndex.map { tabs[$0] }
     }
 
     /// The groups in list order.
@@ -260,33 +252,26 @@ public struct WebStateList: Hashable, Sendable {
 
     /// The list as invariant-checker entries, one per tab.
     public var entries: [WebStateListEntry] {
-        webStates.indices.map { index in
+        zip(webStates, groupIDs).enumerated().map { index, tab in
             WebStateListEntry(
-                id: webStates[index].id,
-                isPinned: isPinned(at: index),
-                groupID: groupIDs[index],
-                openerID: webStates[index].opener?.openerID
+                id: tab.0.id,
+                isPinned: index < pinnedCount,
+                groupID: tab.1,
+                openerID: tab.0.opener?.openerID
             )
         }
     }
 
-    /// Returns the index of the tab whose identifier is `id`.
+    /// Returns the index of the tab whose identifier is `id`, in O(log n).
     public func index(of id: WebStateID) -> Int? {
-        // A recently touched tab is where a mutation left it, or one step away if
-        // another tab was inserted, removed or moved across it since.
-        if let hint = positionHints[id] {
-            for candidate in hint - 1...hint + 1 where webStates.indices.contains(candidate) {
-                if webStates[candidate].id == id { return candidate }
-            }
-        }
-        return webStates.firstIndex { $0.id == id }
+        tabs.index(of: id)
     }
 
     /// Returns whether the tab at `index` is pinned.
     ///
     /// - Precondition: `index` is a valid index.
     public func isPinned(at index: Int) -> Bool {
-        precondition(webStates.indices.contains(index), "Index \(index) out of range")
+        precondition((0..<count).contains(index), "Index \(index) out of range")
         return index < pinnedCount
     }
 
@@ -294,15 +279,15 @@ public struct WebStateList: Hashable, Sendable {
     ///
     /// - Precondition: `index` is a valid index.
     public func groupID(at index: Int) -> TabGroupID? {
-        groupIDs[index]
+        tabs.groupID(at: index)
     }
 
     /// Returns the indexes of the tabs of `group`; `nil` if the list has no such group.
     ///
     ///     "| a [ 0 b c ] d"  range(of: 0)  ->  1..<3
     public func range(of group: TabGroupID) -> Range<Int>? {
-        guard let first = groupIDs.firstIndex(of: group) else { return nil }
-        return range(ofGroupAt: first)
+        guard let member = tabs.anyIndex(inGroup: group) else { return nil }
+        return range(ofGroupAt: member)
     }
 
     /// Returns the indexes of the tabs of the group of the tab at `index`, found from that tab
@@ -310,12 +295,12 @@ public struct WebStateList: Hashable, Sendable {
     ///
     /// - Precondition: The tab at `index` is grouped.
     func range(ofGroupAt index: Int) -> Range<Int> {
-        let group = groupIDs[index]
+        let group = tabs.groupID(at: index)
         precondition(group != nil, "The tab at \(index) is not grouped")
         var lower = index
-        while lower > 0, groupIDs[lower - 1] == group { lower -= 1 }
+        while lower > 0, tabs.groupID(at: lower - 1) == group { lower -= 1 }
         var upper = index + 1
-        while upper < groupIDs.count, groupIDs[upper] == group { upper += 1 }
+        while upper < count, tabs.groupID(at: upper) == group { upper += 1 }
         return lower..<upper
     }
 
@@ -323,7 +308,7 @@ public struct WebStateList: Hashable, Sendable {
 
     /// Throws unless `index` designates a tab.
     func checkIndex(_ index: Int) throws(WebStateListError) {
-        guard webStates.indices.contains(index) else {
+        guard (0..<count).contains(index) else {
             throw .indexOutOfRange(index: index, count: count)
         }
     }
@@ -344,17 +329,22 @@ public struct WebStateList: Hashable, Sendable {
 extension WebStateList: OrderControllerSource {
     /// The identifier of the tab at `index`.
     public func id(at index: Int) -> WebStateID {
-        webStates[index].id
+        tabs[index].id
     }
 
     /// The opener of the tab at `index`, if any.
     public func opener(at index: Int) -> WebStateOpener? {
-        webStates[index].opener
+        tabs[index].opener
     }
 
     /// The current history index of the tab at `index`; `nil` for an empty history.
     public func navigationIndex(at index: Int) -> Int? {
-        webStates[index].navigationIndex
+        tabs[index].navigationIndex
+    }
+
+    /// The indexes of the tabs opened by the tab whose identifier is `id`, in no particular order.
+    package func childIndexes(ofOpener id: WebStateID) -> [Int] {
+        tabs.childIndexes(ofOpener: id)
     }
 
     /// Whether `group` is collapsed; `false` for a group the list does not have.
