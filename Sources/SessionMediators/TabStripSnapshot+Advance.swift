@@ -19,7 +19,9 @@ extension TabStripSnapshot {
     ) -> (strip: TabStripSnapshot, diff: TabStripDiff)? {
         let before = old.list, after = new.list
         guard old.browser == new.browser, shown.browser == new.browser, shown.items.count == before.count else { return nil }
-        let oldTabs = before.webStates, newTabs = after.webStates
+        // Flat copies, one pass each: the comparisons below visit every position.
+        let oldTabs = Array(before.webStates), newTabs = Array(after.webStates)
+        let oldGroups = Array(before.groupIDs), newGroups = Array(after.groupIDs)
         let common = min(oldTabs.count, newTabs.count)
         var prefix = 0
         while prefix < common, oldTabs[prefix].id == newTabs[prefix].id { prefix += 1 }
@@ -31,7 +33,7 @@ extension TabStripSnapshot {
         // The window: diffed as whole strips are.
         let oldWindow = prefix..<(oldTabs.count - suffix)
         let newWindow = prefix..<(newTabs.count - suffix)
-        let windowItems = newWindow.map { TabItem(new, at: $0) }
+        let windowItems = newWindow.map { TabItem(new, webState: newTabs[$0], groupID: newGroups[$0], at: $0) }
         let window = TabStripDiff.between(Array(shown.items[oldWindow]), windowItems)
         var items = shown.items
         items.replaceSubrange(oldWindow, with: windowItems)
@@ -42,15 +44,15 @@ extension TabStripSnapshot {
         var updated = window.updated.map { TabStripDiff.Placement(index: $0.index + prefix, item: $0.item) }
         func compare(old oldIndex: Int, new newIndex: Int) {
             let id = newTabs[newIndex].id
-            let group = after.groupID(at: newIndex)
+            let group = newGroups[newIndex]
             let mayDiffer = oldTabs[oldIndex] != newTabs[newIndex]
                 || before.isPinned(at: oldIndex) != after.isPinned(at: newIndex)
-                || before.groupID(at: oldIndex) != group
+                || oldGroups[oldIndex] != group
                 || group.map(changedGroups.contains) == true
                 || (before.activeIndex == oldIndex) != (after.activeIndex == newIndex)
                 || (!samePages && old.pages[id] != new.pages[id])
             guard mayDiffer else { return }
-            let item = TabItem(new, at: newIndex)
+            let item = TabItem(new, webState: newTabs[newIndex], groupID: group, at: newIndex)
             guard item != shown.items[oldIndex] else { return }
             items[newIndex] = item
             updated.append(TabStripDiff.Placement(index: newIndex, item: item))

@@ -4,17 +4,23 @@ import SessionModel
 extension TabStripSnapshot {
     /// What a tab strip shows of an observed list: one item per tab, in order.
     init(_ snapshot: WebStateListSnapshot) {
-        self.init(browser: snapshot.browser, items: snapshot.list.webStates.indices.map { TabItem(snapshot, at: $0) })
+        // One pass over the list's tree, not a lookup by position per tab.
+        let list = snapshot.list
+        var items: [TabItem] = []
+        items.reserveCapacity(list.count)
+        for (index, (webState, groupID)) in zip(list.webStates, list.groupIDs).enumerated() {
+            items.append(TabItem(snapshot, webState: webState, groupID: groupID, at: index))
+        }
+        self.init(browser: snapshot.browser, items: items)
     }
 }
 
 extension TabItem {
-    /// The tab at `index` of an observed list, as a tab strip shows it.
-    init(_ snapshot: WebStateListSnapshot, at index: Int) {
+    /// The tab `webState`, at `index` of an observed list in `groupID`, as a tab strip shows it.
+    init(_ snapshot: WebStateListSnapshot, webState: WebState, groupID: TabGroupID?, at index: Int) {
         let list = snapshot.list
-        let webState = list.webStates[index]
         let page = snapshot.pages[webState.id]
-        let group = list.groupID(at: index).flatMap { list.groups[$0] }.map(TabGroupItem.init)
+        let group = groupID.flatMap { list.groups[$0] }.map(TabGroupItem.init)
         self.init(
             id: webState.id, title: page?.title ?? "", url: page.map { $0.virtualURL ?? $0.url },
             faviconURL: page?.faviconURL, isPinned: list.isPinned(at: index), group: group,

@@ -8,7 +8,8 @@ import Testing
 /// cost that tab or that link, never the window: the list loads, the repair is
 /// reported, and the first write puts the rows right again.
 @Suite struct DamagedRowsTests {
-    static let tabCount = 1_000
+    /// Above the size from which a list's pages are read by a scan of `tab_pages`.
+    static let tabCount = 2_500
     static let damaged = 500
 
     enum Damage: String, CaseIterable, CustomStringConvertible {
@@ -75,6 +76,28 @@ import Testing
         #expect(try SQLiteWebStateListRepository(database: reopened).webStateList(in: browser).count == damage.tabsKept)
         #expect(reopened.repairs().filter { $0.kind != .pageSkipped }.isEmpty)
         try reopened.close()
+    }
+
+    @Test func largeBrowser_pagesReadByScan_matchTheJoin_andAMissingPageIsReported() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("store.sqlite")
+        let (browser, damagedID) = try Self.makeStore(atPath: path)
+        // Derived data gone stale (an outside writer): the tab has a current entry but no page row.
+        try PlainSQLite.execute("DELETE FROM tab_pages WHERE tab_id = '\(damagedID.uuidString)'", atPath: path)
+
+        let database = try SessionDatabase.open(atPath: path)
+        defer { try? database.close() }
+        let snapshot = try SQLiteWebStateListRepository(database: database).snapshot(of: browser)
+        #expect(snapshot.list.count == Self.tabCount)
+        #expect(snapshot.pages.count == Self.tabCount - 1)
+        for (index, webState) in snapshot.list.webStates.enumerated() where webState.id != damagedID {
+            #expect(snapshot.pages[webState.id]?.title == "Page \(index)")
+            #expect(snapshot.pages[webState.id]?.url == "https://example.org/\(index)")
+        }
+        #expect(snapshot.pages[damagedID] == nil)
+        #expect(database.repairs().map(\.kind) == [.pageSkipped])
+        #expect(database.repairs().first?.subject == damagedID.uuidString)
     }
 
     @Test func soundStore_reportsNoRepair() throws {
