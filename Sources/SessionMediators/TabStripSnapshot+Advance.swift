@@ -19,21 +19,29 @@ extension TabStripSnapshot {
     ) -> (strip: TabStripSnapshot, diff: TabStripDiff)? {
         let before = old.list, after = new.list
         guard old.browser == new.browser, shown.browser == new.browser, shown.items.count == before.count else { return nil }
-        // Flat copies, one pass each: the comparisons below visit every position.
-        let oldTabs = Array(before.webStates), newTabs = Array(after.webStates)
-        let oldGroups = Array(before.groupIDs), newGroups = Array(after.groupIDs)
-        let common = min(oldTabs.count, newTabs.count)
+        // The lists are trees: every pass below walks them in order, O(1) per step, with no copy.
+        let oldTabs = before.webStates, newTabs = after.webStates
+        let oldCount = oldTabs.count, newCount = newTabs.count
+        let common = min(oldCount, newCount)
         var prefix = 0
-        while prefix < common, oldTabs[prefix].id == newTabs[prefix].id { prefix += 1 }
+        for (oldTab, newTab) in zip(oldTabs, newTabs) {
+            guard prefix < common, oldTab.id == newTab.id else { break }
+            prefix += 1
+        }
         var suffix = 0
-        while suffix < common - prefix, oldTabs[oldTabs.count - 1 - suffix].id == newTabs[newTabs.count - 1 - suffix].id {
+        for (oldTab, newTab) in zip(oldTabs.reversedElements, newTabs.reversedElements) {
+            guard suffix < common - prefix, oldTab.id == newTab.id else { break }
             suffix += 1
         }
 
         // The window: diffed as whole strips are.
-        let oldWindow = prefix..<(oldTabs.count - suffix)
-        let newWindow = prefix..<(newTabs.count - suffix)
-        let windowItems = newWindow.map { TabItem(new, webState: newTabs[$0], groupID: newGroups[$0], at: $0) }
+        let oldWindow = prefix..<(oldCount - suffix)
+        let newWindow = prefix..<(newCount - suffix)
+        var windowTabs = newTabs.makeIterator(from: prefix)
+        var windowGroups = after.groupIDs.makeIterator(from: prefix)
+        let windowItems = newWindow.map { index in
+            TabItem(new, webState: windowTabs.next()!, groupID: windowGroups.next()!, at: index)
+        }
         let window = TabStripDiff.between(Array(shown.items[oldWindow]), windowItems)
         var items = shown.items
         items.replaceSubrange(oldWindow, with: windowItems)
@@ -42,23 +50,32 @@ extension TabStripSnapshot {
         let changedGroups = Set(after.groups.compactMap { id, group in before.groups[id] == group ? nil : id })
         let samePages = old.pages == new.pages
         var updated = window.updated.map { TabStripDiff.Placement(index: $0.index + prefix, item: $0.item) }
-        func compare(old oldIndex: Int, new newIndex: Int) {
-            let id = newTabs[newIndex].id
-            let group = newGroups[newIndex]
-            let mayDiffer = oldTabs[oldIndex] != newTabs[newIndex]
-                || before.isPinned(at: oldIndex) != after.isPinned(at: newIndex)
-                || oldGroups[oldIndex] != group
-                || group.map(changedGroups.contains) == true
-                || (before.activeIndex == oldIndex) != (after.activeIndex == newIndex)
-                || (!samePages && old.pages[id] != new.pages[id])
-            guard mayDiffer else { return }
-            let item = TabItem(new, webState: newTabs[newIndex], groupID: group, at: newIndex)
-            guard item != shown.items[oldIndex] else { return }
-            items[newIndex] = item
-            updated.append(TabStripDiff.Placement(index: newIndex, item: item))
+        /// Compares `length` tabs in place, from `oldStart` in the old list and `newStart` in the new.
+        func compare(length: Int, oldStart: Int, newStart: Int) {
+            guard length > 0 else { return }
+            var oldTabIterator = oldTabs.makeIterator(from: oldStart)
+            var oldGroupIterator = before.groupIDs.makeIterator(from: oldStart)
+            var newTabIterator = newTabs.makeIterator(from: newStart)
+            var newGroupIterator = after.groupIDs.makeIterator(from: newStart)
+            for offset in 0..<length {
+                let oldTab = oldTabIterator.next()!, oldGroup = oldGroupIterator.next()!
+                let newTab = newTabIterator.next()!, group = newGroupIterator.next()!
+                let oldIndex = oldStart + offset, newIndex = newStart + offset
+                let mayDiffer = oldTab != newTab
+                    || before.isPinned(at: oldIndex) != after.isPinned(at: newIndex)
+                    || oldGroup != group
+                    || group.map(changedGroups.contains) == true
+                    || (before.activeIndex == oldIndex) != (after.activeIndex == newIndex)
+                    || (!samePages && old.pages[newTab.id] != new.pages[newTab.id])
+                guard mayDiffer else { continue }
+                let item = TabItem(new, webState: newTab, groupID: group, at: newIndex)
+                guard item != shown.items[oldIndex] else { continue }
+                items[newIndex] = item
+                updated.append(TabStripDiff.Placement(index: newIndex, item: item))
+            }
         }
-        for index in 0..<prefix { compare(old: index, new: index) }
-        for offset in 0..<suffix { compare(old: oldTabs.count - 1 - offset, new: newTabs.count - 1 - offset) }
+        compare(length: prefix, oldStart: 0, newStart: 0)
+        compare(length: suffix, oldStart: oldCount - suffix, newStart: newCount - suffix)
         updated.sort { $0.index < $1.index }
 
         let diff = TabStripDiff(

@@ -68,12 +68,20 @@ import Testing
         #expect(column == TabListColumn(tabs))
         #expect(column != TabListColumn(tabs.reversed()))
         #expect(([] as TabListColumn<WebState>).isEmpty)
+        #expect(Array(column.reversedElements) == tabs.reversed())
+        for start in [0, 1, 57, 99, 100] {
+            var iterator = column.makeIterator(from: start)
+            var read: [WebState] = []
+            while let tab = iterator.next() { read.append(tab) }
+            #expect(read == Array(tabs[start...]))
+        }
     }
 
     private func check(_ sequence: TabSequence, against mirror: Mirror) throws {
         #expect(sequence.count == mirror.tabs.count)
         #expect(Array(sequence.webStateColumn) == mirror.tabs)
         #expect(Array(sequence.groupIDColumn) == mirror.groups)
+        #expect(Array(sequence.webStateColumn.reversedElements) == mirror.tabs.reversed())
         for (position, tab) in mirror.tabs.enumerated() {
             #expect(sequence[position] == tab)
             #expect(sequence.groupID(at: position) == mirror.groups[position])

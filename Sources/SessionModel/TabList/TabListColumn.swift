@@ -59,6 +59,21 @@ public struct TabListColumn<Element: Hashable & Sendable>: RandomAccessCollectio
         Iterator(column: self, slot: links.firstSlot)
     }
 
+    /// Returns an iterator over the elements from `position` on: O(log n) to start, then O(1) per
+    /// step on average.
+    package func makeIterator(from position: Int) -> Iterator {
+        Iterator(column: self, slot: position < count ? links.slot(at: position) : -1)
+    }
+
+    /// The elements from the last to the first, O(1) per step on average.
+    package var reversedElements: UnfoldSequence<Element, Int32> {
+        sequence(state: links.lastSlot) { [links, values] slot in
+            guard slot >= 0 else { return nil }
+            defer { slot = links.slot(before: slot) }
+            return values[Int(slot)]
+        }
+    }
+
     /// The elements transformed, in order, in O(n).
     public func map<T>(_ transform: (Element) throws -> T) rethrows -> [T] {
         var result: [T] = []
@@ -82,6 +97,11 @@ public struct TabListColumn<Element: Hashable & Sendable>: RandomAccessCollectio
     public struct Iterator: IteratorProtocol {
         let column: TabListColumn
         var slot: Int32
+
+        init(column: TabListColumn, slot: Int32) {
+            self.column = column
+            self.slot = slot
+        }
 
         /// The next element, or `nil` after the last one.
         public mutating func next() -> Element? {

@@ -102,6 +102,30 @@ struct TabTreeLinks: Sendable {
         return parent
     }
 
+    /// The last slot in order, or `-1` for an empty tree.
+    var lastSlot: Int32 {
+        var node = root
+        guard node >= 0 else { return -1 }
+        while nodes[Int(node)].right >= 0 { node = nodes[Int(node)].right }
+        return node
+    }
+
+    /// The slot before `slot` in order, or `-1` before the first one.
+    func slot(before slot: Int32) -> Int32 {
+        var node = slot
+        if nodes[Int(node)].left >= 0 {
+            node = nodes[Int(node)].left
+            while nodes[Int(node)].right >= 0 { node = nodes[Int(node)].right }
+            return node
+        }
+        var parent = nodes[Int(node)].parent
+        while parent >= 0, nodes[Int(parent)].left == node {
+            node = parent
+            parent = nodes[Int(node)].parent
+        }
+        return parent
+    }
+
     // MARK: - Edits
 
     /// Takes a free slot (or a new one) and inserts it at `position`; returns it.
