@@ -88,8 +88,8 @@ extension BrowserMirror {
         let snapshot = try lists.snapshot(of: browser)
         let list = snapshot.list
         let reopened = Set(entry.tabs.map(\.id))
-        let tabs = list.webStates.indices.filter { reopened.contains(list.webStates[$0].id) }.map { index in
-            let id = list.webStates[index].id
+        let tabs = list.webStates.enumerated().filter { reopened.contains($0.element.id) }.map { index, webState in
+            let id = webState.id
             return ReopenPlan.Tab(
                 sid: id.uuidString, url: snapshot.pages[id]?.url ?? "", title: snapshot.pages[id]?.title ?? "",
                 index: index, pinned: index < list.pinnedCount)

@@ -28,12 +28,12 @@ extension BrowserMirror {
         }
         let snapshot = try lists.snapshot(of: browser)
         let list = snapshot.list
-        let tabs = list.webStates.indices.map { index in
-            let webState = list.webStates[index]
+        let tabs = zip(list.webStates, list.groupIDs).enumerated().map { index, tab in
+            let (webState, groupID) = tab
             return RestorePlan.Tab(
                 sid: webState.id.uuidString, url: snapshot.pages[webState.id]?.url ?? "",
                 title: snapshot.pages[webState.id]?.title ?? "", pinned: index < list.pinnedCount,
-                group: list.groupID(at: index)?.uuidString, active: index == list.activeIndex)
+                group: groupID?.uuidString, active: index == list.activeIndex)
         }
         let groups = list.orderedGroups.map(RestorePlan.Group.init)
         return try RestorePlan.page(browser: text, tabs: tabs, groups: groups, from: message.offset ?? 0)

@@ -135,13 +135,14 @@ struct SessionReport: Encodable {
     /// A browser with all its tabs.
     static func browser(_ browser: SessionModel.Browser, _ snapshot: WebStateListSnapshot) -> Browser {
         let list = snapshot.list
-        let tabs = list.webStates.enumerated().map { index, webState in
+        let tabs = zip(list.webStates, list.groupIDs).enumerated().map { index, tab in
+            let (webState, groupID) = tab
             let page = snapshot.pages[webState.id]
             return Tab(
-                id: webState.id.uuidString, index: index, pinned: list.isPinned(at: index),
-                group: list.groupID(at: index)?.uuidString, title: page?.title, url: page?.url)
+                id: webState.id.uuidString, index: index, pinned: index < list.pinnedCount,
+                group: groupID?.uuidString, title: page?.title, url: page?.url)
         }
-        let groups = list.webStates.indices.compactMap { list.groupID(at: $0).flatMap { list.groups[$0] } }
+        let groups = list.groupIDs.compactMap { $0.flatMap { list.groups[$0] } }
         return Browser(
             id: browser.id.uuidString, lastActiveAt: browser.lastActiveAt,
             activeTab: list.activeIndex.map { list.webStates[$0].id.uuidString }, groups: distinct(groups.map(group(_:))),

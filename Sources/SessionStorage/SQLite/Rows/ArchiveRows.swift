@@ -34,9 +34,9 @@ enum ArchiveRows {
                                          collapsed: $0.visualData.isCollapsed)
                 },
                 tabs: []), tabCount: list.count))
-            for (index, webState) in list.webStates.enumerated() {
-                var tab = try self.tab(db, id: webState.id, pinned: list.isPinned(at: index))
-                tab.group = list.groupID(at: index)
+            for (index, (webState, groupID)) in zip(list.webStates, list.groupIDs).enumerated() {
+                var tab = try self.tab(db, id: webState.id, pinned: index < list.pinnedCount)
+                tab.group = groupID
                 tab.opener = webState.opener.map { SessionArchive.Opener(tab: $0.openerID, navigationIndex: $0.navigationIndex) }
                 try body(.tab(tab))
             }

@@ -56,8 +56,10 @@ struct StoredWebStateList: Sendable {
     mutating func completeRowImages() {
         guard rows.count != list.count else { return }
         rows.reserveCapacity(list.count)
-        for index in list.webStates.indices where rows[list.webStates[index].id] == nil {
-            rows[list.webStates[index].id] = TabRowImage(list, at: index)
+        // One pass over the list's tree, not a lookup by position per tab.
+        for (index, (webState, groupID)) in zip(list.webStates, list.groupIDs).enumerated()
+        where rows[webState.id] == nil {
+            rows[webState.id] = TabRowImage(webState, isPinned: index < list.pinnedCount, groupID: groupID)
         }
     }
 }
@@ -72,9 +74,13 @@ struct TabRowImage: Sendable, Equatable {
 
     /// The image of the tab at `index` of `list`.
     init(_ list: WebStateList, at index: Int) {
-        let webState = list.webStates[index]
-        isPinned = list.isPinned(at: index)
-        groupID = list.groupID(at: index)
+        self.init(list.webStates[index], isPinned: list.isPinned(at: index), groupID: list.groupID(at: index))
+    }
+
+    /// The image of `webState`, pinned or not, in `groupID`.
+    init(_ webState: WebState, isPinned: Bool, groupID: TabGroupID?) {
+        self.isPinned = isPinned
+        self.groupID = groupID
         lastActiveAt = webState.lastActiveAt
         opener = webState.opener
         navigationIndex = webState.navigationIndex
