@@ -5,7 +5,8 @@ import SessionModel
 /// The SQLite implementation of ``NavigationHistoryRepository``.
 ///
 /// Histories are read per call (they are short); each write stores only the
-/// entries that changed (see `NavigationHistoryRows`). Thread-safe.
+/// entries that changed (see `NavigationHistoryRows`), and a commit reads none
+/// of them. Thread-safe.
 public final class SQLiteNavigationHistoryRepository: NavigationHistoryRepository {
     private let database: SessionDatabase
 
