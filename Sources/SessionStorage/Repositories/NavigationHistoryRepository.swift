@@ -50,6 +50,24 @@ public protocol NavigationHistoryRepository: Sendable {
     func update<T: Sendable>(_ tab: WebStateID, _ body: @escaping @Sendable (inout NavigationHistory) throws -> T)
         async throws -> T
 
+    /// Commits a new navigation in one transaction, as `NavigationHistory.commit(_:)`
+    /// does: forward entries are dropped, `item` appended and made current, and the
+    /// oldest entries past the store's maximum trimmed. The entries already stored
+    /// are not read back.
+    ///
+    /// - Returns: What changed, trimming included: removed indexes into the history
+    ///   before, the new entry's index after.
+    /// - Throws: ``StorageError/unknownTab(_:)``, `NavigationHistoryError` when `item` is invalid.
+    @discardableResult
+    func commit(_ item: NavigationItem, in tab: WebStateID) throws -> NavigationHistoryChange
+
+    /// Commits a new navigation, on the store's writer queue.
+    ///
+    /// - Throws: ``StorageError/unknownTab(_:)``, `NavigationHistoryError` when `item` is invalid,
+    ///   `CancellationError` if the task was cancelled before the write started.
+    @discardableResult
+    func commit(_ item: NavigationItem, in tab: WebStateID) async throws -> NavigationHistoryChange
+
     /// Stores the tab's opaque engine state (WebKit's interaction state), or removes it with `nil`.
     ///
     /// A blob larger than the store's cap (5 MiB by default) is dropped, never
@@ -133,18 +151,6 @@ public enum BrowsingDataFilter: Hashable, Sendable {
 /// Each throws ``StorageError/unknownTab(_:)`` for a tab the store does not have
 /// and `NavigationHistoryError` when the history cannot move that way.
 extension NavigationHistoryRepository {
-    /// Commits a new navigation: forward entries are dropped, `item` appended and made current.
-    @discardableResult
-    public func commit(_ item: NavigationItem, in tab: WebStateID) throws -> NavigationHistory {
-        try update(tab, HistoryEdit.commit(item))
-    }
-
-    /// Commits a new navigation, on the store's writer queue.
-    @discardableResult
-    public func commit(_ item: NavigationItem, in tab: WebStateID) async throws -> NavigationHistory {
-        try await update(tab, HistoryEdit.commit(item))
-    }
-
     /// Goes back one entry.
     public func goBack(in tab: WebStateID) throws {
         try update(tab, HistoryEdit.goBack)
@@ -209,13 +215,6 @@ extension NavigationHistoryRepository {
 /// The history edits behind the conveniences, shared by their two forms.
 enum HistoryEdit {
     typealias Edit<T> = @Sendable (inout NavigationHistory) throws -> T
-
-    static func commit(_ item: NavigationItem) -> Edit<NavigationHistory> {
-        { history in
-            try history.commit(item)
-            return history
-        }
-    }
 
     static let goBack: Edit<Void> = { _ = try $0.goBack() }
 

@@ -171,16 +171,30 @@ extension SessionDatabase {
 
     /// The body of every mutation: one IMMEDIATE transaction on `db`, after
     /// checking that the path still names the file this store opened.
+    ///
+    /// `BEGIN IMMEDIATE` and `COMMIT` are statements prepared once per connection
+    /// (GRDB's `inTransaction` compiles them anew each time); an error rolls back.
+    /// SQLite's commit hook, which GRDB's observations ride on, sees the commit all the same.
     private func transaction<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
-        var result: T?
+        let result: T
         do {
-            try db.inTransaction(.immediate) {
+            try db.cachedStatement(sql: "BEGIN IMMEDIATE").execute()
+            do {
                 // With the write lock held: is the path still the file this store opened?
                 if let opened = fileIdentity, let path, FileIdentity(path: path) != opened {
                     throw StorageError.fileMovedOrDeleted(path: path)
                 }
                 result = try ReentrancyGuard.mutating { try body(db) }
-                return .commit
+                // An error SQLite met inside (a full disk, say) may have rolled the transaction
+                // back while the body went on: commit nothing of what followed.
+                guard db.isInsideTransaction else {
+                    throw DatabaseError(resultCode: .SQLITE_ABORT, message: "Transaction was aborted")
+                }
+                try db.cachedStatement(sql: "COMMIT").execute()
+            } catch {
+                // Only while the transaction is still open; the first error is the one thrown.
+                try? db.rollback()
+                throw error
             }
         } catch {
             afterTransaction.transactionEnded(committed: false)
@@ -189,7 +203,7 @@ extension SessionDatabase {
         }
         afterTransaction.transactionEnded(committed: true)
         lists.transactionEnded()
-        return result!
+        return result
     }
 
     /// A database error as a ``StorageError``: `busy` stays `busy` even when

@@ -1,8 +1,10 @@
 internal import GRDB
 import SessionModel
 
-/// The histories this store's writer last read or wrote, so a navigation commit
-/// does not read a tab's whole history back before appending one entry.
+/// The histories this store's writer last read or wrote, so an update of a tab's
+/// history (back, forward, a page's title) does not read it all back each time.
+/// A navigation commit needs none: it writes from the tab's row alone, and
+/// forgets the tab here.
 ///
 /// An entry is trusted only while no other connection has committed since it was
 /// cached (`PRAGMA data_version` on the writer is unchanged) and the tab's row still

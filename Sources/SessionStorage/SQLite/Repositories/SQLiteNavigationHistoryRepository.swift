@@ -5,7 +5,8 @@ import SessionModel
 /// The SQLite implementation of ``NavigationHistoryRepository``.
 ///
 /// Histories are read per call (they are short); each write stores only the
-/// entries that changed (see `NavigationHistoryRows`). Thread-safe.
+/// entries that changed (see `NavigationHistoryRows`), and a commit reads none
+/// of them. Thread-safe.
 public final class SQLiteNavigationHistoryRepository: NavigationHistoryRepository {
     private let database: SessionDatabase
 
@@ -34,6 +35,18 @@ public final class SQLiteNavigationHistoryRepository: NavigationHistoryRepositor
     ) async throws -> T {
         let maximum = database.configuration.maximumNavigationEntries
         return try await database.mutate { db in try self.apply(db, tab: tab, maximum: maximum, body) }
+    }
+
+    @discardableResult
+    public func commit(_ item: NavigationItem, in tab: WebStateID) throws -> NavigationHistoryChange {
+        let maximum = database.configuration.maximumNavigationEntries
+        return try database.mutate { db in try self.committing(db, item, in: tab, maximum: maximum) }
+    }
+
+    @discardableResult
+    public func commit(_ item: NavigationItem, in tab: WebStateID) async throws -> NavigationHistoryChange {
+        let maximum = database.configuration.maximumNavigationEntries
+        return try await database.mutate { db in try self.committing(db, item, in: tab, maximum: maximum) }
     }
 
     public func setEngineState(_ data: Data?, for tab: WebStateID) throws -> EngineStateWrite {
@@ -91,6 +104,29 @@ public final class SQLiteNavigationHistoryRepository: NavigationHistoryRepositor
         history = try history.withStoredPrecision()
         try write(db, from: stored, to: history)
         return result
+    }
+
+    /// Commits `item`: the transaction of ``commit(_:in:)``. The tab's entries are
+    /// read only when their rows break the rules (to report the damage).
+    private func committing(
+        _ db: Database, _ item: NavigationItem, in tab: WebStateID, maximum: Int
+    ) throws -> NavigationHistoryChange {
+        // The tab's row, read first, says whether it exists; then the entry is checked.
+        let written = try NavigationHistoryRows.commit(db, tab: tab, maximum: maximum) { try item.storedForm }
+        guard let written else {
+            return try apply(db, tab: tab, maximum: maximum) { history in
+                let change = NavigationHistoryChange.committing(
+                    count: history.count, currentIndex: history.currentIndex, maximum: maximum)
+                try history.commit(item)
+                return change
+            }
+        }
+        database.histories.forget(tab)
+        if let revision = written.revision, let browser = written.browser {
+            try database.lists.historyWritten(
+                db, browser: browser, tab: tab, navigationIndex: written.change.currentIndex, revision: revision)
+        }
+        return written.change
     }
 
     private func settingEngineState(_ data: Data?, for tab: WebStateID) -> @Sendable (Database) throws -> EngineStateWrite {
@@ -250,6 +286,19 @@ extension BrowsingDataFilter {
             range.contains(item.timestamp)
         case .browser, .all:
             true
+        }
+    }
+}
+
+extension NavigationItem {
+    /// This entry as it is stored: validated, its timestamp at the precision the database keeps.
+    ///
+    /// - Throws: Any error of ``NavigationItem/validated()``.
+    var storedForm: NavigationItem {
+        get throws {
+            var item = try validated()
+            item.timestamp = item.timestamp.storedPrecision
+            return item
         }
     }
 }

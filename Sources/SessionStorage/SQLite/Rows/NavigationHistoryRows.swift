@@ -100,9 +100,8 @@ enum NavigationHistoryRows {
         let old = stored.history.items
         let new = history.items
         if old == new && stored.history.currentIndex == history.currentIndex { return (nil, stored) }
-        let revisionSQL = "SELECT revision FROM browsers WHERE id = ?"
         let before = try stored.browser.flatMap {
-            try Int64.fetchOne(db.cachedStatement(sql: revisionSQL), arguments: [$0.uuidString])
+            try Int64.fetchOne(db.cachedStatement(sql: "SELECT revision FROM browsers WHERE id = ?"), arguments: [$0.uuidString])
         }
 
         let dropped = bestAlignment(old: old, new: new)
@@ -147,13 +146,22 @@ enum NavigationHistoryRows {
         }
         let written = Stored(tab: stored.tab, browser: stored.browser, history: history, start: start, rowIDs: rowIDs)
         guard let browser = stored.browser, let before else { return (nil, written) }
-        let after = history.currentIndex != stored.history.currentIndex
+        let after = try revisionAfterWrite(
+            db, browser: browser, indexMoved: history.currentIndex != stored.history.currentIndex)
+        guard let after, after != before else { return (nil, written) }
+        return (RevisionStep(before: before, after: after), written)
+    }
+
+    /// The browser's revision once a history of one of its tabs is written: moved on
+    /// here when the tab's current index moved (the triggers of `tab_pages` move it
+    /// when the tab's page changed).
+    static func revisionAfterWrite(_ db: Database, browser: BrowserID, indexMoved: Bool) throws -> Int64? {
+        indexMoved
             ? try Int64.fetchOne(
                 db.cachedStatement(sql: "UPDATE browsers SET revision = revision + 1 WHERE id = ? RETURNING revision"),
                 arguments: [browser.uuidString])
-            : try Int64.fetchOne(db.cachedStatement(sql: revisionSQL), arguments: [browser.uuidString])
-        guard let after, after != before else { return (nil, written) }
-        return (RevisionStep(before: before, after: after), written)
+            : try Int64.fetchOne(db.cachedStatement(sql: "SELECT revision FROM browsers WHERE id = ?"),
+                                 arguments: [browser.uuidString])
     }
 
     /// How many of the oldest stored entries to drop so that the fewest rows are written.
@@ -181,7 +189,7 @@ enum NavigationHistoryRows {
         return best
     }
 
-    private static func fields(of item: NavigationItem) -> StatementArguments {
+    static func fields(of item: NavigationItem) -> StatementArguments {
         [item.url, item.virtualURL, item.title, item.referrerURL, item.referrerPolicy.rawValue,
          item.transition.rawValue, StoredDate(item.timestamp), item.httpStatus, item.isPost, item.faviconURL,
          item.userAgentType.rawValue]

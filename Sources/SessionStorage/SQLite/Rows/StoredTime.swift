@@ -12,41 +12,52 @@ enum StoredTime {
     /// The stored text of `date`, to the millisecond below (a date already at a
     /// whole millisecond, as read back, keeps it).
     static func text(_ date: Date) -> String {
+        guard let total = milliseconds(date) else { return fallback(date) }
+        let (days, dayMilliseconds) = floorDivision(total, 86_400_000)
+        let (year, month, day) = civil(fromDays: days)
+        let seconds = dayMilliseconds / 1000
+        return String(unsafeUninitializedCapacity: length) { bytes in
+            func put(_ value: Int64, at offset: Int, digits: Int) {
+                var value = value
+                for index in stride(from: offset + digits - 1, through: offset, by: -1) {
+                    bytes[index] = UInt8(48 + value % 10)
+                    value /= 10
+                }
+            }
+            put(year, at: 0, digits: 4)
+            bytes[4] = UInt8(ascii: "-")
+            put(month, at: 5, digits: 2)
+            bytes[7] = UInt8(ascii: "-")
+            put(day, at: 8, digits: 2)
+            bytes[10] = UInt8(ascii: " ")
+            put(seconds / 3600, at: 11, digits: 2)
+            bytes[13] = UInt8(ascii: ":")
+            put(seconds / 60 % 60, at: 14, digits: 2)
+            bytes[16] = UInt8(ascii: ":")
+            put(seconds % 60, at: 17, digits: 2)
+            bytes[19] = UInt8(ascii: ".")
+            put(dayMilliseconds % 1000, at: 20, digits: 3)
+            return length
+        }
+    }
+
+    /// The milliseconds since 1970 that ``text(_:)`` writes for `date`, or `nil` outside
+    /// years 1 to 9999 (written as GRDB writes them): the stored value, without the text.
+    static func milliseconds(_ date: Date) -> Int64? {
         let scaled = date.timeIntervalSince1970 * 1000
         let nearest = scaled.rounded()
         // A date read back from text is a whole millisecond, within floating-point error
         // (a few units in the last place: a sixtieth of a millisecond in year 9999).
         let tolerance = max(0.001, scaled.ulp * 8)
         let milliseconds = abs(scaled - nearest) <= tolerance ? nearest : scaled.rounded(.down)
-        guard milliseconds.isFinite, abs(milliseconds) < 4e14 else { return fallback(date) }
+        guard milliseconds.isFinite, abs(milliseconds) < 4e14 else { return nil }
         let total = Int64(milliseconds)
-        let (days, dayMilliseconds) = floorDivision(total, 86_400_000)
-        let (year, month, day) = civil(fromDays: days)
-        guard (1...9999).contains(year) else { return fallback(date) }
-        let seconds = dayMilliseconds / 1000
-        var bytes = [UInt8](repeating: 0, count: 23)
-        func put(_ value: Int64, at offset: Int, digits: Int) {
-            var value = value
-            for index in stride(from: offset + digits - 1, through: offset, by: -1) {
-                bytes[index] = UInt8(48 + value % 10)
-                value /= 10
-            }
-        }
-        put(year, at: 0, digits: 4)
-        bytes[4] = UInt8(ascii: "-")
-        put(month, at: 5, digits: 2)
-        bytes[7] = UInt8(ascii: "-")
-        put(day, at: 8, digits: 2)
-        bytes[10] = UInt8(ascii: " ")
-        put(seconds / 3600, at: 11, digits: 2)
-        bytes[13] = UInt8(ascii: ":")
-        put(seconds / 60 % 60, at: 14, digits: 2)
-        bytes[16] = UInt8(ascii: ":")
-        put(seconds % 60, at: 17, digits: 2)
-        bytes[19] = UInt8(ascii: ".")
-        put(dayMilliseconds % 1000, at: 20, digits: 3)
-        return String(decoding: bytes, as: UTF8.self)
+        return (firstMillisecond..<endMillisecond).contains(total) ? total : nil
     }
+
+    /// The first millisecond of year 1 (0001-01-01) and the first after year 9999, since 1970.
+    private static let firstMillisecond: Int64 = -719_162 * 86_400_000
+    private static let endMillisecond: Int64 = 2_932_897 * 86_400_000
 
     /// The date of stored text, or `nil` for an impossible one (`2026-02-30 …`);
     /// text of another length, in another form SQLite knows, goes through GRDB's reading.

@@ -265,8 +265,9 @@ enum WebStateListRows {
 
     /// Writes what `change` says turned `stored.list` into `list`, and returns the new stored state.
     ///
-    /// Rows of removed tabs are deleted (with their history, by cascade) unless
-    /// the caller moved them out of the browser first; inserted tabs get a row,
+    /// Rows of removed tabs are the caller's to move out of the browser first (to
+    /// recently closed, or to another browser: a closed tab keeps its history, so
+    /// no removal deletes a row here); inserted tabs get a row,
     /// or take over their existing one (a restored or moved tab keeps its history); moved tabs a new `sort_key` (see
     /// ``SortKeyAllocator``); updated tabs their pinned state, group, opener and
     /// last-active time (the history index belongs to the history repository).
@@ -282,14 +283,12 @@ enum WebStateListRows {
             return
         }
 
-        // TabListRules.md, Removal: removed tabs leave with their rows, unless the
-        // caller already moved the rows out (to recently closed, or to another browser).
+        // TabListRules.md, Removal: the caller has moved the removed tabs' rows out
+        // (to recently closed, or to another browser); they leave the list's keys here.
         for removed in change.removed {
             stored.keys[removed.webState.id] = nil
             stored.rows[removed.webState.id] = nil
             stored.pageChanged(removed.webState.id, to: nil)
-            try db.cachedStatement(sql: "DELETE FROM tabs WHERE id = ? AND browser_id = ?")
-                .execute(arguments: [removed.webState.id.uuidString, browser.uuidString])
         }
 
         // Groups first, so tab rows can refer to them.
