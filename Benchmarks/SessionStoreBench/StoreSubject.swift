@@ -9,9 +9,11 @@ final class StoreSubject: MutationSubject {
     private let histories: SQLiteNavigationHistoryRepository
     private let browser: BrowserID
     /// The tab order as the store reported it (the insert's returned index), kept here
-    /// so that choosing a tab never reads the store between timed calls.
-    private var order: [WebStateID]
+    /// so that choosing a tab never reads the store between timed calls (settled untimed).
+    private var order: TabOrder<WebStateID>
     private var navigationIndexes: [WebStateID: Int]
+    /// The tab whose navigation index ``settle()`` moves on.
+    private var navigated: WebStateID?
 
     var count: Int { order.count }
 
@@ -24,7 +26,7 @@ final class StoreSubject: MutationSubject {
         }
         browser = first.id
         let list = try tabs.webStateList(in: browser)
-        order = list.webStates.map(\.id)
+        order = TabOrder(list.webStates.map(\.id))
         navigationIndexes = Dictionary(uniqueKeysWithValues: list.webStates.map { ($0.id, $0.navigationIndex ?? 0) })
     }
 
@@ -36,17 +38,23 @@ final class StoreSubject: MutationSubject {
         let index = try tabs.insert(
             webState, in: browser,
             params: .automatic().withOpener(WebStateOpener(openerID: opener, navigationIndex: navigationIndexes[opener])))
-        order.insert(webState.id, at: index)
+        order.record(.insert(webState.id, at: index))
     }
 
     func move(from: Int, to: Int) throws {
         try tabs.move(in: browser, from: from, to: to)
-        order.insert(order.remove(at: from), at: to)
+        order.record(.move(from: from, to: to, element: order[from]))
     }
 
     func close(at index: Int) throws {
         try tabs.close(in: browser, at: index)
-        order.remove(at: index)
+        order.record(.remove(at: index))
+    }
+
+    func settle() {
+        order.settle()
+        if let navigated { navigationIndexes[navigated, default: -1] += 1 }
+        navigated = nil
     }
 
     func navigate(at index: Int, iteration: Int) throws {
@@ -56,7 +64,7 @@ final class StoreSubject: MutationSubject {
                 url: SessionContent.navigationURL(iteration: iteration),
                 title: SessionContent.navigationTitle(iteration: iteration)),
             in: id)
-        navigationIndexes[id, default: -1] += 1
+        navigated = id
     }
 
     func activate(at index: Int) throws {
