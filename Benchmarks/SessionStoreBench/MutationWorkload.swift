@@ -1,6 +1,6 @@
 /// The single mutations the benchmark times, in the order one iteration runs them.
 enum MutationKind: Int, CaseIterable, Sendable {
-    case insert, move, close, navigate, activate
+    case insert, move, close, navigate, activate, pin
 
     var label: String {
         switch self {
@@ -9,6 +9,7 @@ enum MutationKind: Int, CaseIterable, Sendable {
         case .close: "close tab (recently closed)"
         case .navigate: "commit navigation"
         case .activate: "activate tab (after a nav)"
+        case .pin: "pin tab (unpinned after)"
         }
     }
 
@@ -20,6 +21,7 @@ enum MutationKind: Int, CaseIterable, Sendable {
         case .close: "close"
         case .navigate: "navigate"
         case .activate: "activate"
+        case .pin: "pin"
         }
     }
 }
@@ -43,6 +45,8 @@ protocol MutationSubject: AnyObject {
     func navigate(at index: Int, iteration: Int) throws
     /// Activates the tab at `index`.
     func activate(at index: Int) throws
+    /// Pins the tab at `index` (to the end of the pinned tabs), or unpins it (to the end of the list).
+    func setPinned(_ pinned: Bool, at index: Int) throws
     /// Applies the last call's change to the subject's own bookkeeping (untimed).
     func settle()
 }
@@ -85,7 +89,7 @@ struct MutationRun {
         subject.settle()
     }
 
-    /// Runs the five mutations once, timing each.
+    /// Runs the six mutations once, timing each.
     mutating func step(iteration: Int) throws {
         let subject = subject
         let opener = Int.random(in: 0..<subject.count, using: &random)
@@ -105,5 +109,11 @@ struct MutationRun {
 
         let activating = Int.random(in: 0..<subject.count, using: &random)
         try timed(.activate) { try subject.activate(at: activating) }
+
+        // No tab is pinned between steps: the pinned one lands first and is unpinned, untimed, to the end.
+        let pinning = Int.random(in: 0..<subject.count, using: &random)
+        try timed(.pin) { try subject.setPinned(true, at: pinning) }
+        try subject.setPinned(false, at: 0)
+        subject.settle()
     }
 }

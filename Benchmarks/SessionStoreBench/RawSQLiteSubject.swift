@@ -30,7 +30,7 @@ final class RawSQLiteSubject: MutationSubject {
     /// Inserts and moves placed at the end because their gap had no room (no re-spreading here).
     private(set) var placementFallbacks = 0
 
-    private let begin, commit, bumpRevision, setActive, touchTab, insertTab, insertOpener, setSortKey: RawStatement
+    private let begin, commit, bumpRevision, setActive, touchTab, insertTab, insertOpener, setSortKey, setPinnedKey: RawStatement
     private let insertClosedEntry, deleteOpeners, moveToClosedEntry, pruneByAge, pruneByCount: RawStatement
     private let insertEntry, setCurrentEntry: RawStatement
 
@@ -71,6 +71,7 @@ final class RawSQLiteSubject: MutationSubject {
         insertOpener = try connection.prepare(
             "INSERT INTO tab_openers (tab_id, opener_tab_id, opener_navigation_index) VALUES (?, ?, ?)")
         setSortKey = try connection.prepare("UPDATE tabs SET sort_key = ? WHERE id = ?")
+        setPinnedKey = try connection.prepare("UPDATE tabs SET is_pinned = ?, sort_key = ? WHERE id = ?")
         insertClosedEntry = try connection.prepare(
             "INSERT INTO closed_entries (id, kind, closed_at, browser_id, tab_index) VALUES (?, 'tab', ?, ?, ?)")
         deleteOpeners = try connection.prepare("DELETE FROM tab_openers WHERE tab_id = ? OR opener_tab_id = ?")
@@ -186,6 +187,17 @@ final class RawSQLiteSubject: MutationSubject {
             try touchTab.run([.text(now), .text(id)])
         }
         pendingActive = .some(id)
+    }
+
+    /// The bench pins only while no other tab is pinned: a pinned tab goes first, an unpinned one last.
+    func setPinned(_ pinned: Bool, at index: Int) throws {
+        let id = order[index].id
+        let (key, position) = key(at: pinned ? 0 : order.count - 1, skipping: index)
+        try transaction {
+            try setPinnedKey.run([.integer(pinned ? 1 : 0), .integer(key), .text(id)])
+            try bumpRevision.run([.text(browser)])
+        }
+        order.record(.move(from: index, to: position, element: Tab(id: id, key: key)))
     }
 
     func settle() {

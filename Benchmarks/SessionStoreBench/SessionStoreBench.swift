@@ -18,7 +18,7 @@ struct SessionStoreBench: ParsableCommand {
     @Option(help: "Tab counts of the one window, comma separated.")
     var sizes = "10,1000,10000"
 
-    @Option(help: "Rounds of the five mutations per size (default 200, or 30 with --quick).")
+    @Option(help: "Rounds of the six mutations per size (default 200, or 30 with --quick).")
     var iterations: Int?
 
     @Option(help: "Rounds for the full-rewrite baseline (default: fewer at large sizes, as each costs a whole file).")
@@ -303,7 +303,7 @@ struct SessionStoreBench: ParsableCommand {
         }
     }
 
-    /// The five mutations at synchronous=FULL, store and raw SQLite interleaved, on the files of `directory`.
+    /// The six mutations at synchronous=FULL, store and raw SQLite interleaved, on the files of `directory`.
     private func measureFull(
         size: Int, in directory: String, rounds: Int
     ) throws -> [MutationKind: (store: Samples, raw: Samples)] {

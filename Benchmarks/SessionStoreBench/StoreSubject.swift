@@ -51,6 +51,11 @@ final class StoreSubject: MutationSubject {
         order.record(.remove(at: index))
     }
 
+    func setPinned(_ pinned: Bool, at index: Int) throws {
+        let landed = try tabs.setPinned(pinned, in: browser, at: index)
+        order.record(.move(from: index, to: landed, element: order[index]))
+    }
+
     func settle() {
         order.settle()
         if let navigated { navigationIndexes[navigated, default: -1] += 1 }
