@@ -35,18 +35,8 @@ extension Goals {
         }
 
         // 3. Opening for use within 2x of raw, at every size.
-        var openMet = !open.isEmpty
-        var openRatios: [String] = []
-        for size in open.keys.sorted() {
-            guard let pair = open[size], let store = pair.store.p50, let raw = pair.raw.p50 else {
-                openMet = false
-                openRatios.append("\(Report.formatCount(size)): not measured (--restore-iterations 0)")
-                continue
-            }
-            openMet = openMet && store / raw <= 2
-            openRatios.append("\(Report.formatCount(size)): \(Report.duration(store)) vs \(Report.duration(raw)), \(Self.ratio(store / raw))")
-        }
-        lines.append("\(Self.verdict(openMet)) opening within 2x of raw SQLite: " + openRatios.joined(separator: "; "))
+        let opened = Self.openRatios(open, sizes: open.keys.sorted(), limit: 2)
+        lines.append("\(Self.verdict(opened.met)) opening within 2x of raw SQLite: " + opened.text)
 
         // 5. WAL bytes per call within 1.25x of raw; a close at most 32 KiB on average.
         let bytes = Self.worstRatios(

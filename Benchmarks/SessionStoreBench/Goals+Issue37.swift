@@ -108,49 +108,22 @@ extension Goals {
         for metric in [Metric.p50, .instructions] { lines.append(issue37Flatness(metric: metric)) }
 
         // Open: the store opened and the first browser's list loaded, against raw opening the file and reading it.
-        var openMet = true
-        var opens: [String] = []
-        for size in Self.issue37Sizes {
-            guard let pair = restore[size], let store = pair.store.p50, let raw = pair.raw.p50 else {
-                openMet = false
-                opens.append("\(Report.formatCount(size)): not measured")
-                continue
-            }
-            openMet = openMet && store / raw <= 2
-            opens.append("\(Report.formatCount(size)): \(Report.duration(store)) vs \(Report.duration(raw)), \(Self.ratio(store / raw))")
-        }
-        lines.append("\(Self.verdict(openMet)) open and load the tab list within 2x of raw SQLite (tab_pages both): "
-            + opens.joined(separator: "; "))
+        let opened = Self.openRatios(restore, sizes: Self.issue37Sizes, limit: 2)
+        lines.append("\(Self.verdict(opened.met)) open and load the tab list within 2x of raw SQLite (tab_pages both): "
+            + opened.text)
 
-        var closeMet = true
-        var closes: [String] = []
-        for size in Self.issue37Sizes {
-            guard let bytes = mutations[size]?[.close]?.store.meanBytes else {
-                closeMet = false
-                closes.append("\(Report.formatCount(size)): not measured")
-                continue
-            }
-            closeMet = closeMet && bytes <= 32 * 1024
-            let raw = mutations[size]?[.close]?.raw.meanBytes
-            closes.append("\(Report.formatCount(size)): \(Report.bytes(bytes)) (raw \(Report.bytes(raw)))")
+        let closes = Self.eachSize(Self.issue37Sizes) { size in
+            guard let bytes = mutations[size]?[.close]?.store.meanBytes else { return nil }
+            return (bytes <= 32 * 1024, "\(Report.bytes(bytes)) (raw \(Report.bytes(mutations[size]?[.close]?.raw.meanBytes)))")
         }
-        lines.append("\(Self.verdict(closeMet)) a close writes at most 32 KiB on average (write(2) bytes per call): "
-            + closes.joined(separator: "; "))
+        lines.append("\(Self.verdict(closes.met)) a close writes at most 32 KiB on average (write(2) bytes per call): "
+            + closes.text)
 
-        var fullMet = true
-        var fulls: [String] = []
-        for size in Self.issue37Sizes {
-            guard let runs = fullMutations[size] else {
-                fullMet = false
-                fulls.append("\(Report.formatCount(size)): not measured")
-                continue
-            }
-            let worst = Self.worstRatios([size: runs], limit: 1.3)
-            fullMet = fullMet && worst.met
-            fulls.append(worst.text)
-        }
-        lines.append("\(Self.verdict(fullMet)) every mutation's p50 within 1.3x of raw at synchronous=FULL: "
-            + fulls.joined(separator: "; "))
+        let full = Self.worstRatios(fullMutations.filter { Self.issue37Sizes.contains($0.key) }, limit: 1.3)
+        let fullMissing = Self.issue37Sizes.filter { fullMutations[$0] == nil }
+        lines.append("\(Self.verdict(full.met && fullMissing.isEmpty)) every mutation's p50 within 1.3x of raw at "
+            + "synchronous=FULL: " + full.text
+            + fullMissing.map { "; \(Report.formatCount($0)): not measured" }.joined())
         lines.append("        the large-session goals at 100,000 tabs: --large --large-sizes 10,1000,10000,100000")
         return lines
     }

@@ -53,6 +53,32 @@ struct Goals {
         return (met, runs.isEmpty ? "not measured" : worst.joined(separator: "; "))
     }
 
+    /// Judges each of `sizes` by `judge` (nil: not measured, which is not met), and joins the texts.
+    static func eachSize(
+        _ sizes: [Int], separator: String = "; ", _ judge: (Int) -> (met: Bool, text: String)?
+    ) -> (met: Bool, text: String) {
+        var met = !sizes.isEmpty
+        var texts: [String] = []
+        for size in sizes {
+            guard let judged = judge(size) else {
+                met = false
+                texts.append("\(Report.formatCount(size)): not measured")
+                continue
+            }
+            met = met && judged.met
+            texts.append("\(Report.formatCount(size)): \(judged.text)")
+        }
+        return (met, texts.joined(separator: separator))
+    }
+
+    /// The store against raw SQLite opening a file and loading what `pairs` holds (p50 of each), within `limit`, at each size.
+    static func openRatios(_ pairs: [Int: (store: Samples, raw: Samples)], sizes: [Int], limit: Double) -> (met: Bool, text: String) {
+        eachSize(sizes) { size in
+            guard let pair = pairs[size], let store = pair.store.p50, let raw = pair.raw.p50 else { return nil }
+            return (store / raw <= limit, "\(Report.duration(store)) vs \(Report.duration(raw)), \(ratio(store / raw))")
+        }
+    }
+
     static func ratio(_ value: Double) -> String {
         value >= 100 ? String(format: "%.0fx", value) : String(format: "%.2fx", value)
     }
@@ -106,19 +132,8 @@ struct Goals {
         }
 
         // Cold restore of tab lists within 2x of raw SQLite.
-        var restoreMet = !restore.isEmpty
-        var restoreRatios: [String] = []
-        for size in restore.keys.sorted() {
-            guard let pair = restore[size], let s = pair.store.p50, let r = pair.raw.p50 else {
-                restoreMet = false
-                restoreRatios.append("\(Report.formatCount(size)): not measured")
-                continue
-            }
-            restoreMet = restoreMet && s / r <= 2
-            restoreRatios.append("\(Report.formatCount(size)): \(Self.ratio(s / r))")
-        }
-        lines.append("\(Self.verdict(restoreMet)) cold restore of tab lists within 2x of raw SQLite: "
-            + restoreRatios.joined(separator: ", "))
+        let restored = Self.openRatios(restore, sizes: restore.keys.sorted(), limit: 2)
+        lines.append("\(Self.verdict(restored.met)) cold restore of tab lists within 2x of raw SQLite: " + restored.text)
 
         // At most 16 KiB per single-tab mutation, independent of size.
         var bytesMet = true

@@ -54,6 +54,13 @@ struct SessionStoreBench: ParsableCommand {
     @Option(help: "Rounds of the mutations per size under callgrind, with --instructions.")
     var instructionIterations = 20
 
+    @Option(help: """
+        The size (one of --sizes) at which the lines measured at one size run: the main thread under a held lock, \
+        snapshots beside writes, the WAL soak, every async call (default: the largest; these copy or export \
+        the whole store many times).
+        """)
+    var oneSize: Int?
+
     @Option(help: "How long another process holds the write lock while commands are measured, in seconds.")
     var lockHold = 1.0
 
@@ -89,6 +96,7 @@ struct SessionStoreBench: ParsableCommand {
         }
         if let iterations, iterations < 1 { throw ValidationError("--iterations must be positive") }
         if instructionIterations < 1 { throw ValidationError("--instruction-iterations must be positive") }
+        if let oneSize, !parsedSizes.contains(oneSize) { throw ValidationError("--one-size must be one of --sizes") }
     }
 
     private var parsedSizes: [Int] { sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
@@ -206,7 +214,7 @@ struct SessionStoreBench: ParsableCommand {
                     + "max \(Report.duration(steady.maximum)) over \(steady.count) changes"))
         }
 
-        if let largest = sizes.max() {
+        if let largest = oneSize ?? sizes.max() {
             progress("\(largest) tabs: commands from the main actor while sqlite3 holds the write lock")
             let locked = try MainThreadUnderLock.run(
                 path: root + "/tabs-\(largest)/store.sqlite", configuration: storeConfiguration,
@@ -220,7 +228,7 @@ struct SessionStoreBench: ParsableCommand {
                     + "(lock held \(String(format: "%.2f", locked.asyncHoldSeconds)) s; \(locked.asyncCompleted) completed after it)"))
         }
 
-        if let largest = sizes.max() {
+        if let largest = oneSize ?? sizes.max() {
             progress("\(largest) tabs: writes while snapshots are taken")
             let beside = try SnapshotBesideWriter.run(
                 path: root + "/tabs-\(largest)/store.sqlite", configuration: storeConfiguration)
@@ -244,7 +252,7 @@ struct SessionStoreBench: ParsableCommand {
                 workload: "  beside 9 other browsers", tabs: FirstWindow.activeTabs + otherTabs, store: first.beside, raw: Samples()))
         }
 
-        if walSoak > 0, let largest = sizes.max() {
+        if walSoak > 0, let largest = oneSize ?? sizes.max() {
             let mutations = quick ? min(walSoak, 20_000) : walSoak
             progress("\(largest) tabs: WAL soak, \(mutations) mutations beside a reader and an observation")
             let soak = try WALSoak.run(
@@ -258,7 +266,7 @@ struct SessionStoreBench: ParsableCommand {
         }
 
         // Last: the calls leave the store changed (browsers made and closed, a snapshot restored).
-        if let largest = sizes.max() {
+        if let largest = oneSize ?? sizes.max() {
             progress("\(largest) tabs: every kind of async call from the main actor while sqlite3 holds the write lock")
             let calls = try AsyncCallsUnderLock.run(
                 path: root + "/tabs-\(largest)/store.sqlite", configuration: storeConfiguration,
