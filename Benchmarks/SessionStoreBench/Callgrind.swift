@@ -22,8 +22,8 @@ enum Callgrind {
     }
 
     /// Dumps the costs collected since the last dump, labelled `label` (the dump's `desc: Trigger:` line).
-    static func dump(label: String) {
+    static func dump(label: @autoclosure () -> String) {
         guard isRunning else { return }
-        ccallgrind_dump_stats_at(label)
+        ccallgrind_dump_stats_at(label())
     }
 }

@@ -69,7 +69,7 @@ enum LargeSessions {
             let store = directory + "/store.sqlite"
             let started = monotonicNanoseconds()
             if !FileManager.default.fileExists(atPath: store) {
-                progress("\(size) tabs: seeding through the repositories, and a \(smallBrowserTabs)-tab browser beside")
+                progress("\(size) tabs: seeding (the list through the repositories, the histories in SQL), and a \(smallBrowserTabs)-tab browser beside")
                 try StoreSubject.seed(atPath: store, tabCount: size, configuration: configuration)
                 try addSmallBrowser(atPath: store, configuration: configuration)
                 progress("\(size) tabs: seeded in \(Report.duration(Double(monotonicNanoseconds() - started)))")
