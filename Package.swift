@@ -73,10 +73,12 @@ let package = Package(
         ),
         .executableTarget(name: "sessionstore", dependencies: ["SessionStoreCommand"]),
         .executableTarget(name: "EmbedMigrationsTool"),
+        // Callgrind's client requests as C functions (no-ops outside valgrind), for the bench's instruction counts.
+        .target(name: "CCallgrind", path: "Benchmarks/CCallgrind"),
         .executableTarget(
             name: "sessionstore-bench",
             dependencies: [
-                "SessionModel", "SessionStorage", "SessionConsumers", "SessionMediators", "SessionMirror",
+                "SessionModel", "SessionStorage", "SessionConsumers", "SessionMediators", "SessionMirror", "CCallgrind",
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

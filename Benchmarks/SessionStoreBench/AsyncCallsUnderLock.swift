@@ -56,7 +56,7 @@ enum AsyncCallsUnderLock {
         let closed = SQLiteRecentlyClosedRepository(database: database)
         let search = SQLiteTabSearchRepository(database: database)
         guard let browser = try browsers.browsers().first?.id else { throw BenchError("no browser to call") }
-        let tab = try tabs.webStateList(in: browser).webStates[0].id
+        guard let tab = try tabs.webStateList(in: browser).webStates.first?.id else { throw BenchError("no tab to call") }
         // What the calls need to find: browsers to close, a snapshot to restore, a document to import.
         let spareBrowsers = try (0..<repeats).map { _ in try browsers.createBrowser().id }
         let archive = try database.exportArchive()

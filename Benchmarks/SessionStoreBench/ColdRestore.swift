@@ -64,16 +64,19 @@ enum ColdRestore {
     }
 
     /// Opens the file and reads every open browser's tabs with their current page, in one query per browser.
+    ///
+    /// The best query on this file: each tab's page from `tab_pages` (one lookup by key per tab, as the
+    /// store reads it), not from the history.
     static func rawTabLists(path: String, synchronous: String) throws -> (RawConnection, [String: [RawTab]]) {
         let connection = try RawConnection(path: path, synchronous: synchronous)
         var browsers: [String] = []
         try connection.prepare("SELECT id FROM browsers WHERE closed_entry_id IS NULL").query { browsers.append($0.text(0)!) }
         let statement = try connection.prepare("""
             SELECT t.id, t.sort_key, t.is_pinned, t.group_id, t.current_entry_index, t.created_at, t.last_active_at,
-                   o.opener_tab_id, o.opener_navigation_index, e.title, e.url, e.virtual_url, e.favicon_url
+                   o.opener_tab_id, o.opener_navigation_index, p.title, p.url, p.virtual_url, p.favicon_url
             FROM tabs AS t
             LEFT JOIN tab_openers AS o ON o.tab_id = t.id
-            LEFT JOIN navigation_entries AS e ON e.tab_id = t.id AND e.sequence = t.history_start + t.current_entry_index
+            LEFT JOIN tab_pages AS p ON p.tab_id = t.id
             WHERE t.browser_id = ?
             ORDER BY t.sort_key
             """)

@@ -131,6 +131,14 @@ final class FullRewriteSubject: MutationSubject {
         try save()
     }
 
+    /// The bench pins only while no other tab is pinned: a pinned tab goes first, an unpinned one last.
+    func setPinned(_ pinned: Bool, at index: Int) throws {
+        var tab = document.windows[0].tabs.remove(at: index)
+        tab.isPinned = pinned
+        document.windows[0].tabs.insert(tab, at: pinned ? 0 : document.windows[0].tabs.count)
+        try save()
+    }
+
     /// Reads and decodes the file, as the full-rewrite design restores a session.
     static func restore(path: String) throws -> Int {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))

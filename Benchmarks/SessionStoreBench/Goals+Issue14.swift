@@ -22,7 +22,11 @@ extension Goals {
             var ratios: [String] = []
             for kind in MutationKind.allCases {
                 guard let small = mutations[smallest]?[kind]?.store.p50, let large = mutations[size]?[kind]?.store.p50
-                else { continue }
+                else {
+                    met = false
+                    ratios.append("\(Self.short(kind)) not measured")
+                    continue
+                }
                 ratios.append("\(Self.short(kind)) \(Self.ratio(large / small))")
                 met = met && large / small <= limit
             }
@@ -31,14 +35,8 @@ extension Goals {
         }
 
         // 3. Opening for use within 2x of raw, at every size.
-        var openMet = !open.isEmpty
-        var openRatios: [String] = []
-        for size in open.keys.sorted() {
-            guard let pair = open[size], let store = pair.store.p50, let raw = pair.raw.p50 else { continue }
-            openMet = openMet && store / raw <= 2
-            openRatios.append("\(Report.formatCount(size)): \(Report.duration(store)) vs \(Report.duration(raw)), \(Self.ratio(store / raw))")
-        }
-        lines.append("\(Self.verdict(openMet)) opening within 2x of raw SQLite: " + openRatios.joined(separator: "; "))
+        let opened = Self.openRatios(open, sizes: open.keys.sorted(), limit: 2)
+        lines.append("\(Self.verdict(opened.met)) opening within 2x of raw SQLite: " + opened.text)
 
         // 5. WAL bytes per call within 1.25x of raw; a close at most 32 KiB on average.
         let bytes = Self.worstRatios(
@@ -49,6 +47,9 @@ extension Goals {
             if let close = mutations[size]?[.close]?.store.meanBytes {
                 closeMet = closeMet && close <= 32 * 1024
                 closes.append("\(Report.formatCount(size)): \(Report.bytes(close))")
+            } else {
+                closeMet = false
+                closes.append("\(Report.formatCount(size)): not measured")
             }
         }
         lines.append("\(Self.verdict(bytes.met)) bytes written per mutation within 1.25x of raw SQLite: " + bytes.text)

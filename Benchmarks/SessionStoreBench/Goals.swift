@@ -1,4 +1,4 @@
-/// The goals of issues 7 and 14, checked against the measured figures.
+/// The goals of issues 7, 14, 31 and 37, checked against the measured figures.
 struct Goals {
     var mutations: [Int: [MutationKind: (store: Samples, raw: Samples, rewrite: Samples)]] = [:]
     var restore: [Int: (store: Samples, raw: Samples)] = [:]
@@ -11,6 +11,10 @@ struct Goals {
     var snapshots: SnapshotBesideWriter.Result?
     var firstWindow: FirstWindow.Result?
     var fullMutations: [Int: [MutationKind: (store: Samples, raw: Samples)]] = [:]
+    /// The raw client on the first schema only, beside `mutations`.
+    var minimalMutations: [Int: [MutationKind: Samples]] = [:]
+    /// Median instructions per call (callgrind), by size; empty without `--instructions`.
+    var instructions: [Int: InstructionCount.Medians] = [:]
 
     static func verdict(_ met: Bool) -> String { met ? "MET    " : "NOT MET" }
 
@@ -20,24 +24,59 @@ struct Goals {
     }
 
     /// The worst store/raw ratio of `metric` (p50 by default) at each size, and whether none is over `limit`.
+    /// A size with a mutation not measured on both sides is not met, and says so.
     static func worstRatios(
         _ runs: [Int: [MutationKind: (store: Samples, raw: Samples)]], limit: Double,
         metric: (Samples) -> Double? = { $0.p50 }
     ) -> (met: Bool, text: String) {
-        var met = true
+        var met = !runs.isEmpty
         var worst: [String] = []
         for size in runs.keys.sorted() {
             var sizeWorst = 0.0
             var worstKind = MutationKind.insert
+            var missing: [String] = []
             for kind in MutationKind.allCases {
                 guard let run = runs[size]?[kind], let store = metric(run.store), let raw = metric(run.raw), raw > 0
-                else { continue }
+                else {
+                    missing.append(kind.name)
+                    continue
+                }
                 if store / raw > sizeWorst { (sizeWorst, worstKind) = (store / raw, kind) }
             }
-            met = met && sizeWorst <= limit
-            worst.append("\(Report.formatCount(size)): worst \(ratio(sizeWorst)) (\(worstKind.label.split(separator: " ").first!))")
+            met = met && missing.isEmpty && sizeWorst <= limit
+            worst.append("\(Report.formatCount(size)): "
+                + (missing.count == MutationKind.allCases.count
+                    ? "not measured" : "worst \(ratio(sizeWorst)) (\(worstKind.name))")
+                + (missing.isEmpty || missing.count == MutationKind.allCases.count
+                    ? "" : ", \(missing.joined(separator: "/")) not measured"))
         }
-        return (met, worst.joined(separator: "; "))
+        return (met, runs.isEmpty ? "not measured" : worst.joined(separator: "; "))
+    }
+
+    /// Judges each of `sizes` by `judge` (nil: not measured, which is not met), and joins the texts.
+    static func eachSize(
+        _ sizes: [Int], separator: String = "; ", _ judge: (Int) -> (met: Bool, text: String)?
+    ) -> (met: Bool, text: String) {
+        var met = !sizes.isEmpty
+        var texts: [String] = []
+        for size in sizes {
+            guard let judged = judge(size) else {
+                met = false
+                texts.append("\(Report.formatCount(size)): not measured")
+                continue
+            }
+            met = met && judged.met
+            texts.append("\(Report.formatCount(size)): \(judged.text)")
+        }
+        return (met, texts.joined(separator: separator))
+    }
+
+    /// The store against raw SQLite opening a file and loading what `pairs` holds (p50 of each), within `limit`, at each size.
+    static func openRatios(_ pairs: [Int: (store: Samples, raw: Samples)], sizes: [Int], limit: Double) -> (met: Bool, text: String) {
+        eachSize(sizes) { size in
+            guard let pair = pairs[size], let store = pair.store.p50, let raw = pair.raw.p50 else { return nil }
+            return (store / raw <= limit, "\(Report.duration(store)) vs \(Report.duration(raw)), \(ratio(store / raw))")
+        }
     }
 
     static func ratio(_ value: Double) -> String {
@@ -51,11 +90,16 @@ struct Goals {
 
         // Flat in session size: p50 at the largest size over p50 at the smallest.
         var flat: [String] = []
-        var flatMet = true
+        var flatMet = smallest != largest
         for kind in MutationKind.allCases {
-            guard let small = mutations[smallest]?[kind]?.store.p50, let large = mutations[largest]?[kind]?.store.p50
-            else { continue }
-            flat.append("\(kind.label.split(separator: " ").first!) \(Self.ratio(large / small))")
+            guard smallest != largest, let small = mutations[smallest]?[kind]?.store.p50,
+                  let large = mutations[largest]?[kind]?.store.p50
+            else {
+                flat.append("\(kind.name) not measured")
+                flatMet = false
+                continue
+            }
+            flat.append("\(kind.name) \(Self.ratio(large / small))")
             flatMet = flatMet && large / small <= 1.25
         }
         lines.append("\(Self.verdict(flatMet)) mutation p50 at \(Report.formatCount(largest)) tabs within 1.25x of \(Report.formatCount(smallest)) tabs: "
@@ -70,24 +114,26 @@ struct Goals {
             guard let runs = mutations[size] else { continue }
             var least = Double.infinity
             var leastKind = MutationKind.insert
+            var measured = true
             for kind in MutationKind.allCases {
-                guard let run = runs[kind], let store = run.store.p50, let rewrite = run.rewrite.p50 else { continue }
+                guard let run = runs[kind], let store = run.store.p50, let rewrite = run.rewrite.p50 else {
+                    measured = false
+                    continue
+                }
                 if rewrite / store < least { (least, leastKind) = (rewrite / store, kind) }
+            }
+            guard measured else {
+                lines.append("NOT MET at least \(Int(factor))x faster than the full rewrite at "
+                    + "\(Report.formatCount(size)) tabs: not measured (--subjects without store or rewrite)")
+                continue
             }
             lines.append("\(Self.verdict(least >= factor)) at least \(Int(factor))x faster than the full rewrite at "
                 + "\(Report.formatCount(size)) tabs: least \(Self.ratio(least)) (\(leastKind.label.split(separator: " ").first!))")
         }
 
         // Cold restore of tab lists within 2x of raw SQLite.
-        var restoreMet = true
-        var restoreRatios: [String] = []
-        for size in restore.keys.sorted() {
-            guard let pair = restore[size], let s = pair.store.p50, let r = pair.raw.p50 else { continue }
-            restoreMet = restoreMet && s / r <= 2
-            restoreRatios.append("\(Report.formatCount(size)): \(Self.ratio(s / r))")
-        }
-        lines.append("\(Self.verdict(restoreMet)) cold restore of tab lists within 2x of raw SQLite: "
-            + restoreRatios.joined(separator: ", "))
+        let restored = Self.openRatios(restore, sizes: restore.keys.sorted(), limit: 2)
+        lines.append("\(Self.verdict(restored.met)) cold restore of tab lists within 2x of raw SQLite: " + restored.text)
 
         // At most 16 KiB per single-tab mutation, independent of size.
         var bytesMet = true
@@ -96,11 +142,14 @@ struct Goals {
             var most = 0.0
             var mostKind = MutationKind.insert
             for kind in MutationKind.allCases {
-                guard let bytes = mutations[size]?[kind]?.store.meanBytes else { continue }
+                guard let bytes = mutations[size]?[kind]?.store.meanBytes else {
+                    bytesMet = false
+                    continue
+                }
                 if bytes > most { (most, mostKind) = (bytes, kind) }
             }
             bytesMet = bytesMet && most <= 16 * 1024
-            largestBytes.append("\(Report.formatCount(size)): \(Report.bytes(most)) (\(mostKind.label.split(separator: " ").first!))")
+            largestBytes.append("\(Report.formatCount(size)): \(Report.bytes(most)) (\(mostKind.name))")
         }
         lines.append("\(Self.verdict(bytesMet)) at most 16 KiB written per mutation (mean, largest op): "
             + largestBytes.joined(separator: "; "))

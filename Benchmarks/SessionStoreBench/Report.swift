@@ -7,6 +7,8 @@ struct ReportRow {
     var store: Samples?
     var raw: Samples?
     var rewrite: Samples?
+    /// The raw client on the first schema only (no derived data).
+    var minimal: Samples?
     /// Replaces the figures when the line has none (a pending workload, peak memory).
     var text: String?
     /// Shown instead of durations, for memory (KiB of each subject).
@@ -49,7 +51,8 @@ enum Report {
     static let header = [
         ("workload", 30), ("tabs", 6), ("store p50", 10), ("store p99", 10), ("raw p50", 10), ("raw p99", 10),
         ("rewrite p50", 12), ("rewrite p99", 12), ("store/raw", 10), ("rewrite/store", 14),
-        ("store B/op", 11), ("raw B/op", 10), ("rewrite B/op", 13),
+        ("store B/op", 11), ("raw B/op", 10), ("rewrite B/op", 13), ("minimal p50", 12), ("store/minimal", 14),
+        ("minimal B/op", 13),
     ]
 
     static func line(_ row: ReportRow) -> String {
@@ -70,6 +73,7 @@ enum Report {
             duration(row.rewrite?.p50), duration(row.rewrite?.p99),
             ratio(row.store?.p50, row.raw?.p50), ratio(row.rewrite?.p50, row.store?.p50),
             bytes(row.store?.meanBytes), bytes(row.raw?.meanBytes), bytes(row.rewrite?.meanBytes),
+            duration(row.minimal?.p50), ratio(row.store?.p50, row.minimal?.p50), bytes(row.minimal?.meanBytes),
         ]
         for (offset, value) in values.enumerated() { cells.append(pad(value, header[offset + 2].1)) }
         return cells.joined(separator: " ")

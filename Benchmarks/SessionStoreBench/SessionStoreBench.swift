@@ -18,7 +18,7 @@ struct SessionStoreBench: ParsableCommand {
     @Option(help: "Tab counts of the one window, comma separated.")
     var sizes = "10,1000,10000"
 
-    @Option(help: "Rounds of the five mutations per size (default 200, or 30 with --quick).")
+    @Option(help: "Rounds of the six mutations per size (default 200, or 30 with --quick).")
     var iterations: Int?
 
     @Option(help: "Rounds for the full-rewrite baseline (default: fewer at large sizes, as each costs a whole file).")
@@ -42,8 +42,24 @@ struct SessionStoreBench: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Measure peak memory of the cold restore at the largest size in child processes.")
     var peakMemory = true
 
-    @Option(help: "Subjects whose mutations run: store, raw, rewrite, comma separated (for profiling one).")
-    var subjects = "store,raw,rewrite"
+    @Option(help: """
+        Subjects whose mutations run, comma separated (for profiling one): store, raw (raw SQLite on a copy of \
+        the store's file), minimal (raw SQLite on the 0001 schema, no derived data), rewrite.
+        """)
+    var subjects = "store,raw,minimal,rewrite"
+
+    @Flag(help: "Also count instructions per call (callgrind) of store, raw and minimal, in a child run under valgrind per size.")
+    var instructions = false
+
+    @Option(help: "Rounds of the mutations per size under callgrind, with --instructions.")
+    var instructionIterations = 20
+
+    @Option(help: """
+        The size (one of --sizes) at which the lines measured at one size run: the main thread under a held lock, \
+        snapshots beside writes, the WAL soak, every async call (default: the largest; these copy or export \
+        the whole store many times).
+        """)
+    var oneSize: Int?
 
     @Option(help: "How long another process holds the write lock while commands are measured, in seconds.")
     var lockHold = 1.0
@@ -71,6 +87,7 @@ struct SessionStoreBench: ParsableCommand {
 
     @Option(help: .hidden) var childRestore: String?
     @Option(help: .hidden) var childPath: String?
+    @Option(help: .hidden) var childInstructions: String?
 
     func validate() throws {
         guard ["normal", "full"].contains(synchronous) else { throw ValidationError("--synchronous is normal or full") }
@@ -78,6 +95,8 @@ struct SessionStoreBench: ParsableCommand {
             throw ValidationError("--sizes is a comma-separated list of tab counts of at least 2")
         }
         if let iterations, iterations < 1 { throw ValidationError("--iterations must be positive") }
+        if instructionIterations < 1 { throw ValidationError("--instruction-iterations must be positive") }
+        if let oneSize, !parsedSizes.contains(oneSize) { throw ValidationError("--one-size must be one of --sizes") }
     }
 
     private var parsedSizes: [Int] { sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
@@ -93,7 +112,17 @@ struct SessionStoreBench: ParsableCommand {
 
     private var sqliteSynchronous: String { storeConfiguration.synchronous.rawValue }
 
+    private var chosenSubjects: [String] {
+        subjects.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
     func run() throws {
+        if let childInstructions {
+            try InstructionCount.runChild(
+                directory: childInstructions, rounds: iterations ?? instructionIterations, seed: seed,
+                configuration: storeConfiguration, subjects: chosenSubjects)
+            return
+        }
         if let childRestore {
             guard let subject = ColdRestore.Subject(rawValue: childRestore), let childPath else {
                 throw ValidationError("bad child arguments")
@@ -148,6 +177,11 @@ struct SessionStoreBench: ParsableCommand {
             goals.mutations[size] = measured.mutations
             goals.restore[size] = measured.restore
             goals.open[size] = measured.open
+            goals.minimalMutations[size] = measured.minimal
+            if let counted = measured.instructions {
+                goals.instructions[size] = counted
+                rows += Self.instructionRows(counted, size: size)
+            }
         }
         if fullBeside && synchronous == "normal" {
             for size in sizes {
@@ -180,7 +214,7 @@ struct SessionStoreBench: ParsableCommand {
                     + "max \(Report.duration(steady.maximum)) over \(steady.count) changes"))
         }
 
-        if let largest = sizes.max() {
+        if let largest = oneSize ?? sizes.max() {
             progress("\(largest) tabs: commands from the main actor while sqlite3 holds the write lock")
             let locked = try MainThreadUnderLock.run(
                 path: root + "/tabs-\(largest)/store.sqlite", configuration: storeConfiguration,
@@ -194,7 +228,7 @@ struct SessionStoreBench: ParsableCommand {
                     + "(lock held \(String(format: "%.2f", locked.asyncHoldSeconds)) s; \(locked.asyncCompleted) completed after it)"))
         }
 
-        if let largest = sizes.max() {
+        if let largest = oneSize ?? sizes.max() {
             progress("\(largest) tabs: writes while snapshots are taken")
             let beside = try SnapshotBesideWriter.run(
                 path: root + "/tabs-\(largest)/store.sqlite", configuration: storeConfiguration)
@@ -218,7 +252,7 @@ struct SessionStoreBench: ParsableCommand {
                 workload: "  beside 9 other browsers", tabs: FirstWindow.activeTabs + otherTabs, store: first.beside, raw: Samples()))
         }
 
-        if walSoak > 0, let largest = sizes.max() {
+        if walSoak > 0, let largest = oneSize ?? sizes.max() {
             let mutations = quick ? min(walSoak, 20_000) : walSoak
             progress("\(largest) tabs: WAL soak, \(mutations) mutations beside a reader and an observation")
             let soak = try WALSoak.run(
@@ -232,7 +266,7 @@ struct SessionStoreBench: ParsableCommand {
         }
 
         // Last: the calls leave the store changed (browsers made and closed, a snapshot restored).
-        if let largest = sizes.max() {
+        if let largest = oneSize ?? sizes.max() {
             progress("\(largest) tabs: every kind of async call from the main actor while sqlite3 holds the write lock")
             let calls = try AsyncCallsUnderLock.run(
                 path: root + "/tabs-\(largest)/store.sqlite", configuration: storeConfiguration,
@@ -259,9 +293,25 @@ struct SessionStoreBench: ParsableCommand {
         print("")
         print("Goals (issue 31):")
         for line in goals.issue31Lines() { print("  " + line) }
+        print("")
+        print("Goals (issue 37): sizes \(Goals.issue37Sizes.map(Report.formatCount).joined(separator: ", ")) in one run"
+            + (instructions ? ", instructions: median of \(instructionIterations) calls under callgrind" : ""))
+        for line in goals.issue37Lines() { print("  " + line) }
     }
 
-    /// The five mutations at synchronous=FULL, store and raw SQLite interleaved, on the files of `directory`.
+    /// One text row per mutation: the median instructions per call of each subject, and the ratios.
+    private static func instructionRows(_ counted: InstructionCount.Medians, size: Int) -> [ReportRow] {
+        func count(_ value: Double?) -> String { value.map { String(format: "%.0fk", $0 / 1000) } ?? "-" }
+        return MutationKind.allCases.map { kind in
+            let store = counted["store"]?[kind], raw = counted["raw"]?[kind], minimal = counted["minimal"]?[kind]
+            return ReportRow(
+                workload: "  instructions: " + kind.name, tabs: size,
+                text: "store \(count(store)), raw \(count(raw)), minimal \(count(minimal)) per call; "
+                    + "store/raw \(Report.ratio(store, raw)), store/minimal \(Report.ratio(store, minimal))")
+        }
+    }
+
+    /// The six mutations at synchronous=FULL, store and raw SQLite interleaved, on the files of `directory`.
     private func measureFull(
         size: Int, in directory: String, rounds: Int
     ) throws -> [MutationKind: (store: Samples, raw: Samples)] {
@@ -297,15 +347,19 @@ struct SessionStoreBench: ParsableCommand {
         size: Int, in directory: String, rounds: Int, restores: Int, measurePeakMemory: Bool
     ) throws -> (
         rows: [ReportRow], mutations: [MutationKind: (store: Samples, raw: Samples, rewrite: Samples)],
-        restore: (store: Samples, raw: Samples), open: (store: Samples, raw: Samples)
+        restore: (store: Samples, raw: Samples), open: (store: Samples, raw: Samples),
+        minimal: [MutationKind: Samples], instructions: InstructionCount.Medians?
     ) {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let storePath = directory + "/store.sqlite"
         let rawPath = directory + "/raw.sqlite"
+        let minimalPath = directory + "/minimal.sqlite"
+        let chosen = Set(chosenSubjects)
         let start = monotonicNanoseconds()
-        progress("\(size) tabs: seeding through the repositories")
+        progress("\(size) tabs: seeding (the list through the repositories, the histories in SQL)")
         try StoreSubject.seed(atPath: storePath, tabCount: size, configuration: storeConfiguration)
         try FileManager.default.copyItem(atPath: storePath, toPath: rawPath)
+        if chosen.contains("minimal") { try MinimalSchema.seed(atPath: minimalPath, from: storePath) }
         let rewrite = try FullRewriteSubject(directory: directory, tabCount: size, fsyncEachWrite: synchronous == "full")
         progress("\(size) tabs: seeded in \(Report.duration(Double(monotonicNanoseconds() - start)))")
 
@@ -351,10 +405,11 @@ struct SessionStoreBench: ParsableCommand {
             rows.append(ReportRow(workload: "  (process baseline)", tabs: size, text: "\(base / 1024) MiB peak RSS doing nothing"))
         }
 
-        // Search: the FTS5 index against a LIKE scan of the same rows, on the seeded files.
+        // Search: the FTS5 index against a LIKE scan of the same rows, on the seeded files; fewer
+        // rounds at large sizes, as LIKE scans every entry (about a second per search at 100,000 tabs).
         progress("\(size) tabs: searches, the index against LIKE")
         let searches = try SearchBench.run(
-            storePath: storePath, rawPath: rawPath, size: size, rounds: min(rounds, 50),
+            storePath: storePath, rawPath: rawPath, size: size, rounds: max(5, min(rounds, 50, 500_000 / size)),
             configuration: storeConfiguration, synchronous: sqliteSynchronous)
         rows.append(ReportRow(
             workload: "search: rare word (vs LIKE)", tabs: size, store: searches.rare.store, raw: searches.rare.raw))
@@ -365,29 +420,47 @@ struct SessionStoreBench: ParsableCommand {
         progress("\(size) tabs: \(rounds) rounds of mutations")
         let store = try StoreSubject(path: storePath, configuration: storeConfiguration)
         let raw = try RawSQLiteSubject(path: rawPath, synchronous: sqliteSynchronous)
-        var storeRun = MutationRun(subject: store, seed: seed)
-        var rawRun = MutationRun(subject: raw, seed: seed)
-        var rewriteRun = MutationRun(subject: rewrite, seed: seed)
-        let chosen = Set(subjects.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        let minimal = chosen.contains("minimal") ? try RawSQLiteSubject(path: minimalPath, synchronous: sqliteSynchronous) : nil
+        var storeRun = MutationRun(subject: store, name: "store", seed: seed)
+        var rawRun = MutationRun(subject: raw, name: "raw", seed: seed)
+        var minimalRun = minimal.map { MutationRun(subject: $0, name: "minimal", seed: seed) }
+        var rewriteRun = MutationRun(subject: rewrite, name: "rewrite", seed: seed)
         if chosen.contains("store") { try storeRun.warmUp() }
         if chosen.contains("raw") { try rawRun.warmUp() }
+        try minimalRun?.warmUp()
         if chosen.contains("rewrite") { try rewriteRun.warmUp() }
         let rewriteRounds = rewriteRounds(size: size, rounds: rounds)
         for iteration in 0..<rounds {
             if chosen.contains("store") { try storeRun.step(iteration: iteration) }
             if chosen.contains("raw") { try rawRun.step(iteration: iteration) }
+            try minimalRun?.step(iteration: iteration)
             if chosen.contains("rewrite"), iteration < rewriteRounds { try rewriteRun.step(iteration: iteration) }
         }
         try store.finish()
-        if raw.placementFallbacks > 0 { progress("raw SQLite placed \(raw.placementFallbacks) tabs at the end (gap full)") }
+        for (name, subject) in [("raw", raw), ("minimal", minimal)] where (subject?.placementFallbacks ?? 0) > 0 {
+            progress("\(name) SQLite placed \(subject!.placementFallbacks) tabs at the end (gap full)")
+        }
 
         var mutations: [MutationKind: (store: Samples, raw: Samples, rewrite: Samples)] = [:]
+        var minimalSamples: [MutationKind: Samples] = [:]
         for kind in MutationKind.allCases {
             let samples = (storeRun.samples[kind]!, rawRun.samples[kind]!, rewriteRun.samples[kind]!)
             mutations[kind] = samples
-            rows.append(ReportRow(workload: kind.label, tabs: size, store: samples.0, raw: samples.1, rewrite: samples.2))
+            minimalSamples[kind] = minimalRun?.samples[kind]
+            rows.append(ReportRow(
+                workload: kind.label, tabs: size, store: samples.0, raw: samples.1, rewrite: samples.2,
+                minimal: minimalRun?.samples[kind]))
+        }
+        var counted: InstructionCount.Medians?
+        if instructions {
+            progress("\(size) tabs: \(instructionIterations) rounds under callgrind (instructions per call)")
+            let started = monotonicNanoseconds()
+            counted = try InstructionCount.measure(
+                directory: directory, rounds: instructionIterations, seed: seed &+ 2, synchronous: sqliteSynchronous,
+                subjects: chosenSubjects.filter { InstructionCount.files[$0] != nil })
+            progress("\(size) tabs: callgrind run in \(Report.duration(Double(monotonicNanoseconds() - started)))")
         }
         progress("\(size) tabs: done in \(Report.duration(Double(monotonicNanoseconds() - start)))")
-        return (rows, mutations, (restoreStore, restoreRaw), (openStore, openRaw))
+        return (rows, mutations, (restoreStore, restoreRaw), (openStore, openRaw), minimalSamples, counted)
     }
 }
