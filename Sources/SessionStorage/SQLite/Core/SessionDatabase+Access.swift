@@ -176,9 +176,15 @@ extension SessionDatabase {
     /// (GRDB's `inTransaction` compiles them anew each time); an error rolls back.
     /// SQLite's commit hook, which GRDB's observations ride on, sees the commit all the same.
     private func transaction<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
+        if !transactionGuard.isRegistered {
+            db.add(transactionObserver: transactionGuard, extent: .databaseLifetime)
+            transactionGuard.isRegistered = true
+        }
         let result: T
         do {
             try db.cachedStatement(sql: "BEGIN IMMEDIATE").execute()
+            transactionGuard.isGuarding = true
+            defer { transactionGuard.isGuarding = false }
             do {
                 // With the write lock held: is the path still the file this store opened?
                 if let opened = fileIdentity, let path, FileIdentity(path: path) != opened {
@@ -186,10 +192,12 @@ extension SessionDatabase {
                 }
                 result = try ReentrancyGuard.mutating { try body(db) }
                 // An error SQLite met inside (a full disk, say) may have rolled the transaction
-                // back while the body went on: commit nothing of what followed.
+                // back while the body went on: commit nothing of what followed (the guard has
+                // already failed every statement since).
                 guard db.isInsideTransaction else {
                     throw DatabaseError(resultCode: .SQLITE_ABORT, message: "Transaction was aborted")
                 }
+                transactionGuard.isGuarding = false
                 try db.cachedStatement(sql: "COMMIT").execute()
             } catch {
                 // Only while the transaction is still open; the first error is the one thrown.

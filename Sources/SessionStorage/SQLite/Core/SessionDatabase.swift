@@ -109,6 +109,8 @@ public final class SessionDatabase: Sendable {
     let histories: NavigationHistoryCache
     /// What the current write transaction leaves the caches to do when it ends.
     let afterTransaction = TransactionActions()
+    /// Fails the commits a mutation did not make while it runs (see ``OpenTransactionGuard``).
+    let transactionGuard = OpenTransactionGuard()
     /// The file's device and inode when it was opened, to notice it being deleted or replaced.
     let fileIdentity: FileIdentity?
     /// Whether ``close()`` has been called, and how many `async` calls admitted
