@@ -25,7 +25,15 @@ enum InstructionCount {
         let output = directory + "/callgrind"
         try? FileManager.default.removeItem(atPath: output)
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: output) }
+        // SESSIONSTORE_BENCH_KEEP_DUMPS=1 keeps the dumps, one profile per call, for `callgrind_annotate`.
+        let keep = ProcessInfo.processInfo.environment["SESSIONSTORE_BENCH_KEEP_DUMPS"] == "1"
+        defer {
+            if keep {
+                FileHandle.standardError.write(Data("[bench] callgrind dumps kept in \(output)\n".utf8))
+            } else {
+                try? FileManager.default.removeItem(atPath: output)
+            }
+        }
         // Valgrind 3.19 cannot read the DWARF 5 the Swift toolchain writes: the child runs a copy
         // without debug information (callgrind still names functions from the symbol table).
         let executable = output + "/sessionstore-bench"

@@ -199,6 +199,7 @@ extension SessionDatabase {
                 }
                 transactionGuard.isGuarding = false
                 try db.cachedStatement(sql: "COMMIT").execute()
+                lists.committed(db)
             } catch {
                 // Only while the transaction is still open; the first error is the one thrown.
                 try? db.rollback()

@@ -1,5 +1,6 @@
 import Foundation
 internal import GRDB
+internal import GRDBSQLite
 import SessionModel
 
 /// The browsers' tab lists as last read or written by this process, shared by
@@ -125,12 +126,16 @@ final class WebStateListCache: Sendable {
     }
 
     private func taking(_ db: Database, browser: BrowserID) throws -> StoredWebStateList {
-        let revision = try self.revision(db, browser: browser)
         let cached = entries.withLock { entries in
             let cached = entries.removeValue(forKey: browser)
             if cached != nil { taken.withLock { _ = $0.insert(browser) } }
             return cached
         }
+        // Written by this connection's last commit, and no connection has written since: current.
+        if let cached, let version = cached.committedAtDataVersion, version == Self.dataVersion(db) {
+            return cached
+        }
+        let revision = try self.revision(db, browser: browser)
         if let cached, cached.revision == revision {
             return cached
         }
@@ -158,8 +163,30 @@ final class WebStateListCache: Sendable {
     /// Caches `stored` once the current transaction commits.
     func remember(_ stored: StoredWebStateList, for browser: BrowserID) {
         afterTransaction.add(
-            onCommit: { [self] in entries.withLock { $0[browser] = stored } },
+            onCommit: { [self] in
+                var stored = stored
+                stored.committedAtDataVersion = lastCommitDataVersion.withLock { $0 }
+                entries.withLock { $0[browser] = stored }
+            },
             onRollback: { [self] in entries.withLock { _ = $0.removeValue(forKey: browser) } })
+    }
+
+    /// The writer connection's data version after its latest commit (see ``committed(_:)``).
+    private let lastCommitDataVersion = Protected<UInt32?>(nil)
+
+    /// Notes the writer's data version right after a commit, before the commit's actions run.
+    func committed(_ db: Database) {
+        let version = Self.dataVersion(db)
+        lastCommitDataVersion.withLock { $0 = version }
+    }
+
+    /// The connection's data version: it changes with every commit to the file, by this
+    /// connection or any other (`SQLITE_FCNTL_DATA_VERSION`, no statement run).
+    static func dataVersion(_ db: Database) -> UInt32? {
+        var version: UInt32 = 0
+        guard sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_DATA_VERSION, &version) == SQLITE_OK
+        else { return nil }
+        return version
     }
 
     /// After a history write moved a browser's revision on (the tab's current
@@ -180,6 +207,7 @@ final class WebStateListCache: Sendable {
                 _ = try? stored.list.setNavigationIndex(navigationIndex, forTabAt: index)
                 stored.rows[tab]?.navigationIndex = navigationIndex
                 stored.revision = revision.after
+                stored.committedAtDataVersion = lastCommitDataVersion.withLock { $0 }
                 if keepsPages { stored.pageChanged(tab, to: page) } else { stored.forgetPages() }
                 entries[browser] = stored
             }

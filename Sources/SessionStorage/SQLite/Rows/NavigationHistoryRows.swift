@@ -156,12 +156,11 @@ enum NavigationHistoryRows {
     /// here when the tab's current index moved (the triggers of `tab_pages` move it
     /// when the tab's page changed).
     static func revisionAfterWrite(_ db: Database, browser: BrowserID, indexMoved: Bool) throws -> Int64? {
-        indexMoved
-            ? try Int64.fetchOne(
-                db.cachedStatement(sql: "UPDATE browsers SET revision = revision + 1 WHERE id = ? RETURNING revision"),
-                arguments: [browser.uuidString])
-            : try Int64.fetchOne(db.cachedStatement(sql: "SELECT revision FROM browsers WHERE id = ?"),
-                                 arguments: [browser.uuidString])
+        if indexMoved {
+            try db.cachedStatement(sql: "UPDATE browsers SET revision = revision + 1 WHERE id = ?")
+                .execute(arguments: [browser.uuidString])
+        }
+        return try WebStateListRows.currentRevision(db, browser: browser)
     }
 
     /// How many of the oldest stored entries to drop so that the fewest rows are written.

@@ -24,6 +24,11 @@ struct StoredWebStateList: Sendable {
     var pages: [WebStateID: PageSummary]?
     /// Pages changed since ``pages`` was made: a tab's new page, or `nil` for none.
     var pageChanges: [WebStateID: PageSummary?] = [:]
+    /// The writer connection's data version (`SQLITE_FCNTL_DATA_VERSION`) right after the commit
+    /// that wrote this entry; `nil` for an entry a reader read. While the writer still sees that
+    /// version, no connection has written since, and the entry is current without reading the
+    /// browser's revision.
+    var committedAtDataVersion: UInt32?
 
     /// The most page changes kept unfolded; past that the pages are read anew.
     static let pageChangeLimit = 4_096

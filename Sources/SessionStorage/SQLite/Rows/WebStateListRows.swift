@@ -399,13 +399,24 @@ enum WebStateListRows {
             try db.cachedStatement(sql: "DELETE FROM tab_groups WHERE id = ?").execute(arguments: [id.uuidString])
         }
 
-        let revision = try Int64.fetchOne(db.cachedStatement(sql: """
-            UPDATE browsers SET revision = revision + 1, active_tab_id = ? WHERE id = ? RETURNING revision
-            """), arguments: [list.activeWebState?.id.uuidString, browser.uuidString])
+        try db.cachedStatement(sql: "UPDATE browsers SET revision = revision + 1, active_tab_id = ? WHERE id = ?")
+            .execute(arguments: [list.activeWebState?.id.uuidString, browser.uuidString])
+        // Only an inserted row can change a page here (the insert triggers of `tab_pages`, whose own
+        // triggers move the revision on too): otherwise the revision is the next one, unread.
+        let revision = change.inserted.isEmpty
+            ? stored.revision + 1 : try Self.currentRevision(db, browser: browser)
         // A trigger moved the revision too (a page changed in a way this write did not follow): read the pages anew.
         if revision != stored.revision + 1 { stored.forgetPages() }
         stored.revision = revision ?? stored.revision + 1
         stored.list = list
+    }
+
+    /// The browser's revision, read back after an `UPDATE` moved it on. Not `UPDATE … RETURNING`:
+    /// SQLite gathers returned rows in an ephemeral table, which costs a write more than the
+    /// `UPDATE` itself (about 60 k instructions against 10 k for this read).
+    static func currentRevision(_ db: Database, browser: BrowserID) throws -> Int64? {
+        try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT revision FROM browsers WHERE id = ?"), arguments: [browser.uuidString])
     }
 
     /// Where the given tabs stand in `list`: a scan per tab for a few, one pass for many.
