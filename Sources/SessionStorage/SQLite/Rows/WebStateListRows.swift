@@ -399,8 +399,14 @@ enum WebStateListRows {
             try db.cachedStatement(sql: "DELETE FROM tab_groups WHERE id = ?").execute(arguments: [id.uuidString])
         }
 
-        try db.cachedStatement(sql: "UPDATE browsers SET revision = revision + 1, active_tab_id = ? WHERE id = ?")
-            .execute(arguments: [list.activeWebState?.id.uuidString, browser.uuidString])
+        // The active tab's column only when it may have changed: writing it checks its foreign key.
+        if change.activeChanged || !change.inserted.isEmpty || !change.removed.isEmpty {
+            try db.cachedStatement(sql: "UPDATE browsers SET revision = revision + 1, active_tab_id = ? WHERE id = ?")
+                .execute(arguments: [list.activeWebState?.id.uuidString, browser.uuidString])
+        } else {
+            try db.cachedStatement(sql: "UPDATE browsers SET revision = revision + 1 WHERE id = ?")
+                .execute(arguments: [browser.uuidString])
+        }
         // Only an inserted row can change a page here (the insert triggers of `tab_pages`, whose own
         // triggers move the revision on too): otherwise the revision is the next one, unread.
         let revision = change.inserted.isEmpty
