@@ -79,47 +79,47 @@ struct TabTreeLinks: Sendable {
     }
 
     /// The first slot in order, or `-1` for an empty tree.
-    var firstSlot: Int32 {
-        var node = root
-        guard node >= 0 else { return -1 }
-        while nodes[Int(node)].left >= 0 { node = nodes[Int(node)].left }
-        return node
-    }
+    var firstSlot: Int32 { outermost(forward: false) }
 
     /// The slot after `slot` in order, or `-1` after the last one.
     func slot(after slot: Int32) -> Int32 {
-        var node = slot
-        if nodes[Int(node)].right >= 0 {
-            node = nodes[Int(node)].right
-            while nodes[Int(node)].left >= 0 { node = nodes[Int(node)].left }
-            return node
-        }
-        var parent = nodes[Int(node)].parent
-        while parent >= 0, nodes[Int(parent)].right == node {
-            node = parent
-            parent = nodes[Int(node)].parent
-        }
-        return parent
+        neighbor(of: slot, forward: true)
     }
 
     /// The last slot in order, or `-1` for an empty tree.
-    var lastSlot: Int32 {
+    var lastSlot: Int32 { outermost(forward: true) }
+
+    /// The last slot in order (`forward`) or the first one; `-1` for an empty tree.
+    private func outermost(forward: Bool) -> Int32 {
         var node = root
         guard node >= 0 else { return -1 }
-        while nodes[Int(node)].right >= 0 { node = nodes[Int(node)].right }
-        return node
+        while true {
+            let next = forward ? nodes[Int(node)].right : nodes[Int(node)].left
+            guard next >= 0 else { return node }
+            node = next
+        }
     }
 
     /// The slot before `slot` in order, or `-1` before the first one.
     func slot(before slot: Int32) -> Int32 {
+        neighbor(of: slot, forward: false)
+    }
+
+    /// The in-order neighbour of `slot` on one side: the nearest node of its subtree on that side,
+    /// else the first ancestor it is on the other side of.
+    @inline(__always)
+    private func neighbor(of slot: Int32, forward: Bool) -> Int32 {
+        @inline(__always) func child(_ node: Int32, _ right: Bool) -> Int32 {
+            right ? nodes[Int(node)].right : nodes[Int(node)].left
+        }
         var node = slot
-        if nodes[Int(node)].left >= 0 {
-            node = nodes[Int(node)].left
-            while nodes[Int(node)].right >= 0 { node = nodes[Int(node)].right }
+        if child(node, forward) >= 0 {
+            node = child(node, forward)
+            while child(node, !forward) >= 0 { node = child(node, !forward) }
             return node
         }
         var parent = nodes[Int(node)].parent
-        while parent >= 0, nodes[Int(parent)].left == node {
+        while parent >= 0, child(parent, forward) == node {
             node = parent
             parent = nodes[Int(node)].parent
         }
