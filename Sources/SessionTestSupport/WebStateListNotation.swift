@@ -8,7 +8,8 @@ import SessionModel
 /// The text is Chromium's test notation: letters are tabs, `_` an unnamed tab,
 /// `*` marks the active tab (right after it), tabs left of `|` are pinned (the
 /// separator is required, so `"| a b"` has no pinned tab and `"|"` is the empty
-/// list), and `[ N … ]` is tab group N (one digit). Spaces are optional when
+/// list), `[ N … ]` is tab group N (one digit) and `{ N a b }` is split view N
+/// (one digit, its own labels; inside a group or the pinned tabs too). Spaces are optional when
 /// parsing; printing uses canonical spacing.
 ///
 ///     let (list, names) = try WebStateListNotation.parse("a b | [ 0 c d* ] e")
@@ -52,6 +53,17 @@ public struct WebStateListNotation: Hashable, Sendable {
     public func groupID(_ label: String) -> TabGroupID {
         if let assigned = assignedLabels.first(where: { $0.value == label })?.key { return assigned }
         return TabGroupID(rawValue: Self.derivedUUID(scope: scope, kind: Self.groupKind, value: Self.scalarValue(label)))
+    }
+
+    /// Returns the identifier of the split labelled `label` (a digit).
+    public func splitID(_ label: String) -> TabSplitID {
+        TabSplitID(rawValue: Self.derivedUUID(scope: scope, kind: Self.splitKind, value: Self.scalarValue(label)))
+    }
+
+    /// Returns the label of split `id`, or `nil` if it has none.
+    public func splitLabel(of id: TabSplitID) -> String? {
+        guard let value = Self.derivedValue(of: id.rawValue, scope: scope, kind: Self.splitKind) else { return nil }
+        return Self.name(for: value, where: \.isNumber)
     }
 
     /// Returns a new tab named `name`, created at ``referenceDate``.
@@ -122,8 +134,15 @@ public struct WebStateListNotation: Hashable, Sendable {
                 tokens.append("[")
                 tokens.append(label(of: group) ?? "_")
             }
+            let split = list.splitID(at: index)
+            let splitStarts = split != nil && (index == 0 || list.splitID(at: index - 1) != split)
+            if let split, splitStarts {
+                tokens.append("{")
+                tokens.append(splitLabel(of: split) ?? "_")
+            }
             let name = name(of: list.webStates[index].id) ?? "_"
             tokens.append(list.activeIndex == index ? name + "*" : name)
+            if split != nil, !splitStarts { tokens.append("}") }
             if group != nil, group != nextGroup { tokens.append("]") }
         }
         if !separatorAdded { tokens.append("|") }
@@ -190,6 +209,8 @@ public struct WebStateListNotation: Hashable, Sendable {
             pinnedCount: layout.tabs.filter(\.pinned).count,
             groupIDs: layout.tabs.map { $0.label.map(notation.groupID) },
             groups: layout.labels.map { TabGroup(id: notation.groupID($0), visualData: groups[$0] ?? TabGroupVisualData()) },
+            splitIDs: layout.tabs.map { $0.split.map(notation.splitID) },
+            splits: layout.splitLabels.map { TabSplit(id: notation.splitID($0)) },
             activeIndex: layout.activeIndex
         )
         return (list, notation)
@@ -200,12 +221,15 @@ public struct WebStateListNotation: Hashable, Sendable {
         var name: String?
         var pinned: Bool
         var label: String?
+        var split: String?
     }
 
     /// Reads the shape of a list from `text`.
     private static func parseLayout(
         _ text: String
-    ) throws(WebStateListNotationError) -> (tabs: [ParsedTab], labels: [String], activeIndex: Int?) {
+    ) throws(WebStateListNotationError) -> (
+        tabs: [ParsedTab], labels: [String], splitLabels: [String], activeIndex: Int?
+    ) {
         var tabs: [ParsedTab] = []
         var labels: [String] = []
         var activeIndex: Int?
@@ -215,6 +239,9 @@ public struct WebStateListNotation: Hashable, Sendable {
         var groupSize = 0
         var previousWasTab = false
         var names: Set<String> = []
+        var splitLabels: [String] = []
+        var insideSplit = false
+        var currentSplit: String?
 
         for character in text {
             if character.isWhitespace { continue }
@@ -223,22 +250,38 @@ public struct WebStateListNotation: Hashable, Sendable {
             if insideGroup, currentLabel == nil, !(character.isNumber && character.isASCII) {
                 throw .missingGroupLabel
             }
+            if insideSplit, currentSplit == nil, !(character.isNumber && character.isASCII) {
+                throw .missingGroupLabel
+            }
             switch character {
             case _ where isTab:
                 let name = character == "_" ? nil : String(character)
                 if let name, !names.insert(name).inserted { throw .duplicateName(name) }
-                tabs.append(ParsedTab(name: name, pinned: !pinnedDone, label: currentLabel))
+                tabs.append(ParsedTab(name: name, pinned: !pinnedDone, label: currentLabel, split: currentSplit))
                 groupSize += 1
             case "*":
                 guard previousWasTab else { throw .misplacedActiveMarker }
                 guard activeIndex == nil else { throw .twoActiveTabs }
                 activeIndex = tabs.count - 1
             case "|":
-                guard !insideGroup else { throw .pinnedInsideGroup }
+                guard !insideGroup, !insideSplit else { throw .pinnedInsideGroup }
                 guard !pinnedDone else { throw .extraPinnedSeparator }
                 pinnedDone = true
+            case "{":
+                guard !insideSplit else { throw .nestedGroup }
+                insideSplit = true
+                currentSplit = nil
+            case "}":
+                guard insideSplit, currentSplit != nil else { throw .unbalancedBrackets }
+                insideSplit = false
+                currentSplit = nil
+            case _ where character.isNumber && character.isASCII && insideSplit && currentSplit == nil:
+                let label = String(character)
+                guard !splitLabels.contains(label) else { throw .duplicateGroupLabel(label) }
+                splitLabels.append(label)
+                currentSplit = label
             case "[":
-                guard !insideGroup else { throw .nestedGroup }
+                guard !insideGroup, !insideSplit else { throw .nestedGroup }
                 guard pinnedDone else { throw .pinnedInsideGroup }
                 insideGroup = true
                 currentLabel = nil
@@ -250,7 +293,7 @@ public struct WebStateListNotation: Hashable, Sendable {
                 labels.append(label)
                 currentLabel = label
             case "]":
-                guard insideGroup, let label = currentLabel else { throw .unbalancedBrackets }
+                guard insideGroup, !insideSplit, let label = currentLabel else { throw .unbalancedBrackets }
                 guard groupSize > 0 else { throw .emptyGroup(label) }
                 insideGroup = false
                 currentLabel = nil
@@ -258,9 +301,9 @@ public struct WebStateListNotation: Hashable, Sendable {
                 throw .invalidCharacter(character)
             }
         }
-        guard !insideGroup else { throw .unbalancedBrackets }
+        guard !insideGroup, !insideSplit else { throw .unbalancedBrackets }
         guard pinnedDone else { throw .missingPinnedSeparator }
-        return (tabs, labels, activeIndex)
+        return (tabs, labels, splitLabels, activeIndex)
     }
 
     // MARK: - Derived identifiers
@@ -268,6 +311,7 @@ public struct WebStateListNotation: Hashable, Sendable {
     private static let tabKind: UInt8 = 0x74  // "t"
     private static let groupKind: UInt8 = 0x67  // "g"
     private static let unnamedKind: UInt8 = 0x75  // "u"
+    private static let splitKind: UInt8 = 0x73  // "s"
 
     /// Returns `00000000-7400-4000-8000-000000000061` for scope 0, kind "t", value "a".
     private static func derivedUUID(scope: UInt32, kind: UInt8, value: UInt64) -> UUID {

@@ -48,9 +48,10 @@ struct RandomWebStateListMutations {
     }
 
     private mutating func mutate(_ list: inout WebStateList) throws -> WebStateListChange {
-        // Kinds 0 to 15 are listed below; 6 (create a group) appears twice more; anything else inserts.
+        // Kinds 0 to 18 are listed below; 6 (create a group) appears twice more and 16 (create a
+        // split) three more times; anything else inserts.
         let insertWeight = list.count < 6 ? 12 : list.count > 16 ? 1 : 6
-        let weighted = Array(0..<16) + [6, 6, 8, 10] + Array(repeating: 99, count: insertWeight)
+        let weighted = Array(0..<19) + [6, 6, 8, 10, 16, 16, 16, 0, 5] + Array(repeating: 99, count: insertWeight)
         let kind = weighted.randomElement(using: &generator) ?? 99
         let flip = { (generator: inout SplitMix64) in Bool.random(using: &generator) }
         switch kind {
@@ -88,6 +89,19 @@ struct RandomWebStateListMutations {
             guard let group = group(in: list) else { return try list.remove(list.indexesForCloseAllRegular()) }
             return try list.remove(list.indexesForClosingGroup(group))
         case 15: return try list.setLastActiveAt(Date(timeIntervalSince1970: 1), forTabAt: index(in: list))
+        case 16:
+            return try list.createSplit(
+                at: [index(in: list), index(in: list)], visualData: TabSplitVisualData(ratio: flip(&generator) ? 0.5 : 0.3),
+                id: TabSplitID(rawValue: newID())
+            ).change
+        case 17:
+            guard let split = list.splits.keys.randomElement(using: &generator) else { return WebStateListChange() }
+            return try list.updateSplit(
+                split, visualData: TabSplitVisualData(layout: flip(&generator) ? .vertical : .horizontal)
+            )
+        case 18:
+            guard let split = list.splits.keys.randomElement(using: &generator) else { return WebStateListChange() }
+            return try list.removeSplit(split)
         default:
             var params = flip(&generator) ? InsertionParams.automatic() : .atIndex(index(in: list, slack: 2))
             if flip(&generator), let opener = list.webStates.randomElement(using: &generator) {
@@ -122,7 +136,8 @@ enum ChangeChecks {
     /// Returns the invariant violations of `list`.
     static func violations(of list: WebStateList) -> [WebStateListViolation] {
         WebStateListInvariants.violations(
-            entries: list.entries, groups: Set(list.groups.keys), activeIndex: list.activeIndex
+            entries: list.entries, groups: Set(list.groups.keys), splits: Set(list.splits.keys),
+            activeIndex: list.activeIndex
         )
     }
 }
@@ -146,6 +161,9 @@ extension ChangeChecks {
         #expect(change.groupsCreated == oracle.groupsCreated, "groupsCreated", sourceLocation: sourceLocation)
         #expect(change.groupsUpdated == oracle.groupsUpdated, "groupsUpdated", sourceLocation: sourceLocation)
         #expect(change.groupsDeleted == oracle.groupsDeleted, "groupsDeleted", sourceLocation: sourceLocation)
+        #expect(change.splitsCreated == oracle.splitsCreated, "splitsCreated", sourceLocation: sourceLocation)
+        #expect(change.splitsUpdated == oracle.splitsUpdated, "splitsUpdated", sourceLocation: sourceLocation)
+        #expect(change.splitsDeleted == oracle.splitsDeleted, "splitsDeleted", sourceLocation: sourceLocation)
         #expect(change.activeChanged == oracle.activeChanged, "activeChanged", sourceLocation: sourceLocation)
         #expect(change.previousActiveID == oracle.previousActiveID, "previousActiveID", sourceLocation: sourceLocation)
         #expect(change.newActiveID == oracle.newActiveID, "newActiveID", sourceLocation: sourceLocation)

@@ -24,14 +24,15 @@ import Testing
             ChangeChecks.expectMatchesDiff(change, from: before, to: list)
             #expect(list.takeRecordedChanges() == change, "the recording differs from the returned change")
 
-            // A single move reports the moved tab, and only it.
+            // A single move reports the moved tab (with its split partner), and only it.
             guard !list.isEmpty else { continue }
             let from = Int.random(in: 0..<list.count, using: &generator)
             let movedID = list.webStates[from].id
+            let unit = Set(list.splitRange(containing: from).map { list.webStates[$0].id })
             let beforeMove = list
             let moveChange = try list.move(from: from, to: Int.random(in: 0..<list.count, using: &generator))
             ChangeChecks.expectMatchesDiff(moveChange, from: beforeMove, to: list)
-            if list.index(of: movedID) != from { #expect(moveChange.moved == [movedID]) }
+            if list.index(of: movedID) != from { #expect(moveChange.moved == unit) }
         }
     }
 
@@ -78,6 +79,8 @@ import Testing
             #expect(batch.removedIDs == oracle.removedIDs)
             #expect(batch.groupsCreated == oracle.groupsCreated)
             #expect(batch.groupsDeleted == oracle.groupsDeleted)
+            #expect(batch.splitsCreated == oracle.splitsCreated)
+            #expect(batch.splitsDeleted == oracle.splitsDeleted)
             #expect(batch.activeChanged == oracle.activeChanged)
             #expect(batch.previousActiveID == oracle.previousActiveID)
             #expect(batch.newActiveID == oracle.newActiveID)
@@ -111,6 +114,12 @@ import Testing
         result.groupsCreated = result.groupsCreated.union(later.groupsCreated).subtracting(transientGroups)
         result.groupsUpdated = result.groupsUpdated.union(later.groupsUpdated)
             .subtracting(result.groupsCreated).subtracting(result.groupsDeleted).subtracting(transientGroups)
+
+        let transientSplits = result.splitsCreated.intersection(later.splitsDeleted)
+        result.splitsDeleted = result.splitsDeleted.union(later.splitsDeleted.subtracting(transientSplits))
+        result.splitsCreated = result.splitsCreated.union(later.splitsCreated).subtracting(transientSplits)
+        result.splitsUpdated = result.splitsUpdated.union(later.splitsUpdated)
+            .subtracting(result.splitsCreated).subtracting(result.splitsDeleted).subtracting(transientSplits)
 
         if later.activeChanged {
             let start = result.activeChanged ? result.previousActiveID : later.previousActiveID
@@ -246,5 +255,12 @@ import Testing
         list = WebStateList()
         #expect(list.lineage != lineage)
         #expect(try WebStateList(webStates: [], pinnedCount: 0, groupIDs: [], groups: [], activeIndex: nil).lineage != lineage)
+    }
+}
+
+extension WebStateList {
+    /// The indexes of the split holding the tab at `index`, or just `index` for a tab in none.
+    fileprivate func splitRange(containing index: Int) -> Range<Int> {
+        splitID(at: index).flatMap { range(ofSplit: $0) } ?? index..<index + 1
     }
 }

@@ -34,7 +34,8 @@ extension WebStateList {
     ) throws -> (group: TabGroupID, change: WebStateListChange) {
         try checkIndexes(indexes)
         guard groups[id] == nil else { throw WebStateListError.duplicateGroup(id) }
-        let members = Array(Set(indexes)).sorted()
+        // TabListRules.md, Splits: a split joins whole.
+        let members = Array(Set(withSplitPartners(indexes))).sorted()
         guard let first = members.first else { throw WebStateListError.invalidState([.emptyGroup(id)]) }
 
         // TabListRules.md, Groups, create: the pivot.
@@ -89,7 +90,7 @@ extension WebStateList {
         try checkIndexes(indexes)
         guard let range = range(of: group) else { throw WebStateListError.unknownGroup(group) }
         var change = WebStateListChange()
-        gather(Array(Set(indexes)).sorted(), into: group, at: range, recording: &change)
+        gather(Array(Set(withSplitPartners(indexes))).sorted(), into: group, at: range, recording: &change)
         return record(change)
     }
 
@@ -109,7 +110,7 @@ extension WebStateList {
         try checkIndexes(indexes)
         var change = WebStateListChange()
         // TabListRules.md, Groups, remove: from the last, each tab lands just after its group.
-        for index in Set(indexes).sorted(by: >) where tabs.groupID(at: index) != nil {
+        for index in Set(withSplitPartners(indexes)).sorted(by: >) where tabs.groupID(at: index) != nil {
             let target = range(ofGroupAt: index).upperBound - 1
             moveTab(from: index, to: target, pinned: false, group: nil, recording: &change)
         }
@@ -140,6 +141,8 @@ extension WebStateList {
         if target < count, tabs.groupID(at: target) != nil {
             target = self.range(ofGroupAt: target).lowerBound
         }
+        // TabListRules.md, Splits: never between a split's tabs.
+        if isInsideSplit(gap: target) { target -= 1 }
         // TabListRules.md, Groups, move: inside or just after the group itself changes nothing.
         if range.lowerBound <= target, target <= range.upperBound { return WebStateListChange() }
 

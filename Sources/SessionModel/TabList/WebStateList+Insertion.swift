@@ -97,9 +97,11 @@ extension WebStateList {
         }
 
         // TabListRules.md, Insertion, steps 4 and 5.
-        let newIndex = OrderController(source: self).insertionIndex(
+        var newIndex = OrderController(source: self).insertionIndex(
             desiredIndex: params.desiredIndex, openerIndex: openerIndex, in: range
         )
+        // TabListRules.md, Splits: never between a split's tabs; just after the split.
+        if isInsideSplit(gap: newIndex) { newIndex += 1 }
 
         // TabListRules.md, Insertion, step 6: between two tabs of one group, join it.
         let previousGroup = newIndex > 0 ? tabs.groupID(at: newIndex - 1) : nil

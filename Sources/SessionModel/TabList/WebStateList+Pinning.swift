@@ -5,7 +5,8 @@ extension WebStateList {
     ///
     /// Pinning moves the tab to the end of the pinned prefix and takes it out of
     /// its group (an emptied group is deleted); unpinning moves it to the end of
-    /// the list. Pinning a pinned tab or unpinning a regular one changes nothing.
+    /// the list. Pinning a pinned tab or unpinning a regular one changes nothing. A tab of
+    /// a split takes its partner along, in the same order.
     ///
     ///     "a | b c* d"        setPinned(true, at: 2)   ->  "a c* | b d"     (index 1)
     ///     "a* b | c"          setPinned(false, at: 0)  ->  "b | c a*"       (index 2)
@@ -25,6 +26,19 @@ extension WebStateList {
         // TabListRules.md, Move and pin: to the end of the pinned prefix, or to the end of the list.
         let target = pinned ? pinnedCount : count - 1
         var change = WebStateListChange()
+        if let split = splitRange(at: index) {
+            // TabListRules.md, Splits: both tabs, in their order.
+            let id = tabs[index].id
+            if pinned {
+                moveTab(from: split.lowerBound, to: target, pinned: true, group: nil, recording: &change)
+                moveTab(from: split.lowerBound + 1, to: target + 1, pinned: true, group: nil, recording: &change)
+            } else {
+                moveTab(from: split.lowerBound + 1, to: target, pinned: false, group: nil, recording: &change)
+                moveTab(from: split.lowerBound, to: target - 1, pinned: false, group: nil, recording: &change)
+            }
+            let change = record(change)
+            return (self.index(of: id) ?? target, change)
+        }
         moveTab(from: index, to: target, pinned: pinned, group: nil, recording: &change)
         return (target, record(change))
     }

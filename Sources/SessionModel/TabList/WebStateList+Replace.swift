@@ -41,6 +41,8 @@ extension WebStateList {
         var newWebState = webState
         newWebState.opener = nil
         tabs.update(at: index) { $0 = newWebState }
+        // TabListRules.md, Splits: the new tab takes the replaced one's place in its split.
+        splitBook.rename(replaced.id, to: webState.id)
         if activeIndex == index { change.recordActive(from: replaced.id, to: webState.id) }
         return (replaced, record(change))
     }

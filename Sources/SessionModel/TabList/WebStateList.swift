@@ -8,6 +8,8 @@
 /// Invariants, checked by ``WebStateListInvariants`` and kept by every mutation:
 /// - Pinned tabs form a prefix of the list; a tab is pinned, grouped or neither.
 /// - Every group is contiguous and non-empty; a group that loses its last tab is deleted.
+/// - Every split holds two neighbouring tabs, both pinned or neither, in the same group or
+///   in none; a split that loses a tab ends.
 /// - At most one tab is active; "no active tab" is legal.
 /// - An opener always refers to a tab of the same list.
 ///
@@ -38,6 +40,7 @@
 /// ### Creating
 /// - ``init()``
 /// - ``init(webStates:pinnedCount:groupIDs:groups:activeIndex:)``
+/// - ``init(webStates:pinnedCount:groupIDs:groups:splitIDs:splits:activeIndex:)``
 /// ### Reading
 /// - ``webStates``
 /// - ``count``
@@ -57,6 +60,10 @@
 /// - ``opener(at:)``
 /// - ``navigationIndex(at:)``
 /// - ``isCollapsed(group:)``
+/// - ``splits``
+/// - ``splitID(at:)``
+/// - ``range(ofSplit:)``
+/// - ``activeSplit``
 /// ### Inserting, moving and activating
 /// - ``insert(_:params:)``
 /// - ``move(from:to:)``
@@ -77,6 +84,10 @@
 /// - ``removeFromGroups(_:)``
 /// - ``moveGroup(_:before:)``
 /// - ``deleteGroup(_:)``
+/// ### Splits
+/// - ``createSplit(at:visualData:id:)``
+/// - ``updateSplit(_:visualData:)``
+/// - ``removeSplit(_:)``
 /// ### Tab fields
 /// - ``setNavigationIndex(_:forTabAt:)``
 /// - ``setLastActiveAt(_:forTabAt:)``
@@ -102,6 +113,12 @@ public struct WebStateList: Hashable, Sendable {
     /// The index of the active tab, or `nil` when no tab is active.
     public internal(set) var activeIndex: Int?
 
+    /// Every split view of the list, by identifier.
+    public internal(set) var splits: [TabSplitID: TabSplit]
+
+    /// Which tabs belong to which split.
+    var splitBook = TabSplitBook()
+
     /// Everything the mutations changed since the list was created or since the last
     /// ``takeRecordedChanges()``; not part of the list's value (see ``==(_:_:)``).
     var recordedChange = WebStateListChange()
@@ -119,6 +136,29 @@ public struct WebStateList: Hashable, Sendable {
         pinnedCount = 0
         groups = [:]
         activeIndex = nil
+        splits = [:]
+    }
+
+    /// Builds a list with no split from stored parts, validating every invariant.
+    ///
+    /// - Parameters:
+    ///   - webStates: The tabs, in order.
+    ///   - pinnedCount: How many of the first tabs are pinned.
+    ///   - groupIDs: The group of each tab, parallel to `webStates`.
+    ///   - groups: Every group of the list.
+    ///   - activeIndex: The active index, or `nil`.
+    /// - Throws: As ``init(webStates:pinnedCount:groupIDs:groups:splitIDs:splits:activeIndex:)``.
+    public init(
+        webStates: some Collection<WebState>,
+        pinnedCount: Int,
+        groupIDs: some Collection<TabGroupID?>,
+        groups: [TabGroup],
+        activeIndex: Int?
+    ) throws {
+        try self.init(
+            webStates: webStates, pinnedCount: pinnedCount, groupIDs: groupIDs, groups: groups,
+            splitIDs: repeatElement(TabSplitID?.none, count: webStates.count), splits: [], activeIndex: activeIndex
+        )
     }
 
     /// Builds a list from stored parts, validating every invariant.
@@ -128,17 +168,21 @@ public struct WebStateList: Hashable, Sendable {
     ///   - pinnedCount: How many of the first tabs are pinned.
     ///   - groupIDs: The group of each tab, parallel to `webStates`.
     ///   - groups: Every group of the list.
+    ///   - splitIDs: The split of each tab, parallel to `webStates`.
+    ///   - splits: Every split of the list.
     ///   - activeIndex: The active index, or `nil`.
     /// - Throws: ``WebStateListError/indexOutOfRange(index:count:)`` if `pinnedCount` is not in
-    ///   `0...webStates.count` (index: `pinnedCount`) or `groupIDs` is not as long as `webStates`
-    ///   (index: `groupIDs.count`); ``WebStateListError/duplicateGroup(_:)`` if two groups share an
-    ///   identifier; ``WebStateListError/invalidState(_:)`` with every ``WebStateListViolation``
-    ///   found otherwise.
+    ///   `0...webStates.count` (index: `pinnedCount`) or `groupIDs` or `splitIDs` is not as long as
+    ///   `webStates` (index: its count); ``WebStateListError/duplicateGroup(_:)`` if two groups share
+    ///   an identifier; ``WebStateListError/duplicateSplit(_:)`` if two splits do;
+    ///   ``WebStateListError/invalidState(_:)`` with every ``WebStateListViolation`` found otherwise.
     public init(
         webStates: some Collection<WebState>,
         pinnedCount: Int,
         groupIDs: some Collection<TabGroupID?>,
         groups: [TabGroup],
+        splitIDs: some Collection<TabSplitID?>,
+        splits: [TabSplit],
         activeIndex: Int?
     ) throws {
         guard (0...webStates.count).contains(pinnedCount) else {
@@ -147,47 +191,68 @@ public struct WebStateList: Hashable, Sendable {
         guard groupIDs.count == webStates.count else {
             throw WebStateListError.indexOutOfRange(index: groupIDs.count, count: webStates.count)
         }
+        guard splitIDs.count == webStates.count else {
+            throw WebStateListError.indexOutOfRange(index: splitIDs.count, count: webStates.count)
+        }
         var groupsByID: [TabGroupID: TabGroup] = [:]
         for group in groups {
             guard groupsByID.updateValue(group, forKey: group.id) == nil else {
                 throw WebStateListError.duplicateGroup(group.id)
             }
         }
-        let entries = zip(webStates, groupIDs).enumerated().map { index, tab in
-            WebStateListEntry(
-                id: tab.0.id,
-                isPinned: index < pinnedCount,
-                groupID: tab.1,
-                openerID: tab.0.opener?.openerID
+        var splitsByID: [TabSplitID: TabSplit] = [:]
+        for split in splits {
+            guard splitsByID.updateValue(split, forKey: split.id) == nil else {
+                throw WebStateListError.duplicateSplit(split.id)
+            }
+        }
+        var entries: [WebStateListEntry] = []
+        entries.reserveCapacity(webStates.count)
+        var splitIndex = splitIDs.makeIterator()
+        for (index, tab) in zip(webStates, groupIDs).enumerated() {
+            entries.append(
+                WebStateListEntry(
+                    id: tab.0.id,
+                    isPinned: index < pinnedCount,
+                    groupID: tab.1,
+                    openerID: tab.0.opener?.openerID,
+                    splitID: splitIndex.next() ?? nil
+                )
             )
         }
         let violations = WebStateListInvariants.violations(
-            entries: entries, groups: Set(groupsByID.keys), activeIndex: activeIndex
+            entries: entries, groups: Set(groupsByID.keys), splits: Set(splitsByID.keys), activeIndex: activeIndex
         )
         guard violations.isEmpty else { throw WebStateListError.invalidState(violations) }
         self.tabs = TabSequence(webStates: webStates, groupIDs: groupIDs)
         self.pinnedCount = pinnedCount
         self.groups = groupsByID
         self.activeIndex = activeIndex
+        self.splits = splitsByID
+        var members: [TabSplitID: [WebStateID]] = [:]
+        for entry in entries { if let split = entry.splitID { members[split, default: []].append(entry.id) } }
+        for (split, tabs) in members { splitBook.add(split, tabs: tabs) }
     }
 
     // MARK: - Equality
 
-    /// Whether two lists have the same tabs, pinned count, groups and active index.
+    /// Whether two lists have the same tabs, pinned count, groups, splits and active index.
     ///
     /// What the lists recorded for ``takeRecordedChanges()``, and their lineage, do not count.
     public static func == (lhs: WebStateList, rhs: WebStateList) -> Bool {
         lhs.webStates == rhs.webStates && lhs.pinnedCount == rhs.pinnedCount && lhs.groupIDs == rhs.groupIDs
             && lhs.groups == rhs.groups && lhs.activeIndex == rhs.activeIndex
+            && lhs.splits == rhs.splits && lhs.splitBook == rhs.splitBook
     }
 
-    /// Hashes the tabs, pinned count, groups and active index, as ``==(_:_:)`` compares them.
+    /// Hashes the tabs, pinned count, groups, splits and active index, as ``==(_:_:)`` compares them.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(webStates)
         hasher.combine(pinnedCount)
         hasher.combine(groupIDs)
         hasher.combine(groups)
         hasher.combine(activeIndex)
+        hasher.combine(splits)
     }
 
     // MARK: - Batches
@@ -220,8 +285,11 @@ public struct WebStateList: Hashable, Sendable {
         return change
     }
 
-    /// Merges a mutation's change into the recording and returns it.
+    /// Ends the splits that lost a tab, merges a mutation's change into the recording and
+    /// returns it.
     mutating func record(_ change: WebStateListChange) -> WebStateListChange {
+        var change = change
+        if !splitBook.isEmpty, !change.removed.isEmpty { endSplits(losing: change.removed, recording: &change) }
         if !change.isEmpty { recordedChange.formUnion(change) }
         return change
     }
@@ -257,7 +325,8 @@ public struct WebStateList: Hashable, Sendable {
                 id: tab.0.id,
                 isPinned: index < pinnedCount,
                 groupID: tab.1,
-                openerID: tab.0.opener?.openerID
+                openerID: tab.0.opener?.openerID,
+                splitID: splitBook.split(of: tab.0.id)
             )
         }
     }

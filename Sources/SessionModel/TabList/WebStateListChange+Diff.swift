@@ -36,6 +36,7 @@ extension WebStateListChange {
             if before.webStates[oldIndex] != webState
                 || before.isPinned(at: oldIndex) != after.isPinned(at: index)
                 || before.groupID(at: oldIndex) != after.groupID(at: index)
+                || before.splitBook.split(of: webState.id) != after.splitBook.split(of: webState.id)
             {
                 updated.insert(webState.id)
             }
@@ -51,6 +52,14 @@ extension WebStateListChange {
         groupsDeleted = oldGroups.subtracting(newGroups)
         groupsUpdated = Set(
             oldGroups.intersection(newGroups).filter { before.groups[$0]?.visualData != after.groups[$0]?.visualData }
+        )
+
+        let oldSplits = Set(before.splits.keys)
+        let newSplits = Set(after.splits.keys)
+        splitsCreated = newSplits.subtracting(oldSplits)
+        splitsDeleted = oldSplits.subtracting(newSplits)
+        splitsUpdated = Set(
+            oldSplits.intersection(newSplits).filter { before.splits[$0]?.visualData != after.splits[$0]?.visualData }
         )
 
         let oldActive = before.activeWebState?.id

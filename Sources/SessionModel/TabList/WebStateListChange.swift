@@ -44,6 +44,10 @@ public struct RemovedWebState: Hashable, Sendable {
 /// - ``groupsCreated``
 /// - ``groupsUpdated``
 /// - ``groupsDeleted``
+/// ### Splits
+/// - ``splitsCreated``
+/// - ``splitsUpdated``
+/// - ``splitsDeleted``
 /// ### Active tab
 /// - ``activeChanged``
 /// - ``previousActiveID``
@@ -55,7 +59,7 @@ public struct WebStateListChange: Hashable, Sendable {
     public var removed: [RemovedWebState]
     /// Surviving tabs whose position relative to other tabs changed.
     public var moved: Set<WebStateID>
-    /// Surviving tabs whose pinned state, group, opener, navigation index or times changed.
+    /// Surviving tabs whose pinned state, group, split, opener, navigation index or times changed.
     public var updated: Set<WebStateID>
     /// Groups added to the list.
     public var groupsCreated: Set<TabGroupID>
@@ -63,6 +67,12 @@ public struct WebStateListChange: Hashable, Sendable {
     public var groupsUpdated: Set<TabGroupID>
     /// Groups removed from the list.
     public var groupsDeleted: Set<TabGroupID>
+    /// Splits added to the list.
+    public var splitsCreated: Set<TabSplitID>
+    /// Surviving splits whose visual data changed.
+    public var splitsUpdated: Set<TabSplitID>
+    /// Splits that ended.
+    public var splitsDeleted: Set<TabSplitID>
     /// The tab active before the mutation; only meaningful when ``activeChanged`` is true, `nil` otherwise.
     public var previousActiveID: WebStateID?
     /// The tab active after the mutation; only meaningful when ``activeChanged`` is true, `nil` otherwise.
@@ -79,6 +89,9 @@ public struct WebStateListChange: Hashable, Sendable {
         groupsCreated: Set<TabGroupID> = [],
         groupsUpdated: Set<TabGroupID> = [],
         groupsDeleted: Set<TabGroupID> = [],
+        splitsCreated: Set<TabSplitID> = [],
+        splitsUpdated: Set<TabSplitID> = [],
+        splitsDeleted: Set<TabSplitID> = [],
         previousActiveID: WebStateID? = nil,
         newActiveID: WebStateID? = nil,
         activeChanged: Bool = false
@@ -90,6 +103,9 @@ public struct WebStateListChange: Hashable, Sendable {
         self.groupsCreated = groupsCreated
         self.groupsUpdated = groupsUpdated
         self.groupsDeleted = groupsDeleted
+        self.splitsCreated = splitsCreated
+        self.splitsUpdated = splitsUpdated
+        self.splitsDeleted = splitsDeleted
         self.previousActiveID = previousActiveID
         self.newActiveID = newActiveID
         self.activeChanged = activeChanged
@@ -98,7 +114,8 @@ public struct WebStateListChange: Hashable, Sendable {
     /// Whether the mutation changed nothing.
     public var isEmpty: Bool {
         inserted.isEmpty && removed.isEmpty && moved.isEmpty && updated.isEmpty
-            && groupsCreated.isEmpty && groupsUpdated.isEmpty && groupsDeleted.isEmpty && !activeChanged
+            && groupsCreated.isEmpty && groupsUpdated.isEmpty && groupsDeleted.isEmpty
+            && splitsCreated.isEmpty && splitsUpdated.isEmpty && splitsDeleted.isEmpty && !activeChanged
     }
 
     /// The identifiers of the removed tabs.
@@ -112,7 +129,7 @@ public struct WebStateListChange: Hashable, Sendable {
     /// ``inserted`` and ``removed``; a tab removed then inserted again (same
     /// identifier) stays in both, and a writer applies removals first. Tabs in
     /// ``inserted`` or ``removed`` leave ``moved`` and ``updated``. Groups follow
-    /// the same rules. The active tab change spans the batch: it is dropped if
+    /// the same rules, and so do splits. The active tab change spans the batch: it is dropped if
     /// the batch ends on the tab it started with. ``moved`` stays correct (the
     /// other tabs keep their relative order) but is no longer guaranteed minimal.
     /// A tab stays in ``updated`` (a group in ``groupsUpdated``) even if a later
@@ -165,25 +182,15 @@ public struct WebStateListChange: Hashable, Sendable {
             updated.insert(id)
         }
 
-        // Groups, by the same rules.
-        var transientGroups: Set<TabGroupID> = []
-        for group in later.groupsDeleted {
-            if groupsCreated.contains(group) {
-                transientGroups.insert(group)
-            } else {
-                groupsDeleted.insert(group)
-            }
-        }
-        groupsCreated.subtract(transientGroups)
-        groupsCreated.formUnion(later.groupsCreated)
-        if !groupsUpdated.isEmpty {
-            groupsUpdated.subtract(later.groupsDeleted)
-            groupsUpdated.subtract(later.groupsCreated)
-        }
-        for group in later.groupsUpdated
-        where !groupsCreated.contains(group) && !groupsDeleted.contains(group) && !transientGroups.contains(group) {
-            groupsUpdated.insert(group)
-        }
+        // Groups, then splits, by the same rules.
+        Self.merge(
+            created: &groupsCreated, updated: &groupsUpdated, deleted: &groupsDeleted,
+            laterCreated: later.groupsCreated, laterUpdated: later.groupsUpdated, laterDeleted: later.groupsDeleted
+        )
+        Self.merge(
+            created: &splitsCreated, updated: &splitsUpdated, deleted: &splitsDeleted,
+            laterCreated: later.splitsCreated, laterUpdated: later.splitsUpdated, laterDeleted: later.splitsDeleted
+        )
 
         if later.activeChanged {
             let start = activeChanged ? previousActiveID : later.previousActiveID
@@ -191,6 +198,27 @@ public struct WebStateListChange: Hashable, Sendable {
             activeChanged = start != end
             previousActiveID = activeChanged ? start : nil
             newActiveID = activeChanged ? end : nil
+        }
+    }
+
+    /// Merges a later change's created, updated and deleted identifiers into these, by the rules
+    /// ``formUnion(_:)`` gives groups.
+    private static func merge<ID: Hashable>(
+        created: inout Set<ID>, updated: inout Set<ID>, deleted: inout Set<ID>,
+        laterCreated: Set<ID>, laterUpdated: Set<ID>, laterDeleted: Set<ID>
+    ) {
+        var transient: Set<ID> = []
+        for id in laterDeleted {
+            if created.contains(id) { transient.insert(id) } else { deleted.insert(id) }
+        }
+        created.subtract(transient)
+        created.formUnion(laterCreated)
+        if !updated.isEmpty {
+            updated.subtract(laterDeleted)
+            updated.subtract(laterCreated)
+        }
+        for id in laterUpdated where !created.contains(id) && !deleted.contains(id) && !transient.contains(id) {
+            updated.insert(id)
         }
     }
 

@@ -14,6 +14,14 @@ public enum WebStateListError: Error, Hashable, Sendable, CustomStringConvertibl
     case duplicateWebState(WebStateID)
     /// A group with this identifier is already in the list.
     case duplicateGroup(TabGroupID)
+    /// A split is not in the list.
+    case unknownSplit(TabSplitID)
+    /// A split with this identifier is already in the list.
+    case duplicateSplit(TabSplitID)
+    /// A split was asked for with other than two distinct tabs.
+    case splitNeedsTwoTabs(count: Int)
+    /// A tab is already in a split.
+    case alreadyInSplit(WebStateID)
     /// An insertion asked for a pinned tab inside a group.
     case pinnedAndGrouped
     /// An observer tried to mutate the list while a mutation was being applied.
@@ -34,6 +42,14 @@ public enum WebStateListError: Error, Hashable, Sendable, CustomStringConvertibl
             return "Tab \(id) is already in the list."
         case let .duplicateGroup(id):
             return "Tab group \(id) is already in the list."
+        case let .unknownSplit(id):
+            return "Split view \(id) is not in the list."
+        case let .duplicateSplit(id):
+            return "Split view \(id) is already in the list."
+        case let .splitNeedsTwoTabs(count):
+            return "A split view needs two different tabs, not \(count)."
+        case let .alreadyInSplit(id):
+            return "Tab \(id) is already in a split view."
         case .pinnedAndGrouped:
             return "A tab cannot be both pinned and in a group."
         case .reentrantMutation:

@@ -10,13 +10,19 @@ public struct WebStateListEntry: Hashable, Sendable {
     public var groupID: TabGroupID?
     /// The tab's opener, if any.
     public var openerID: WebStateID?
+    /// The tab's split view, if any.
+    public var splitID: TabSplitID?
 
     /// Creates an entry.
-    public init(id: WebStateID, isPinned: Bool = false, groupID: TabGroupID? = nil, openerID: WebStateID? = nil) {
+    public init(
+        id: WebStateID, isPinned: Bool = false, groupID: TabGroupID? = nil, openerID: WebStateID? = nil,
+        splitID: TabSplitID? = nil
+    ) {
         self.id = id
         self.isPinned = isPinned
         self.groupID = groupID
         self.openerID = openerID
+        self.splitID = splitID
     }
 }
 
@@ -42,6 +48,10 @@ public enum WebStateListViolation: Hashable, Sendable, CustomStringConvertible {
     case duplicateID(WebStateID)
     /// A tab belongs to a group the list does not have.
     case unknownGroup(index: Int, TabGroupID)
+    /// A tab belongs to a split the list does not have.
+    case unknownSplit(index: Int, TabSplitID)
+    /// A split does not hold exactly two neighbouring tabs with the same pinned state and group.
+    case splitNotWhole(TabSplitID)
 
     /// One plain sentence that names the broken invariant.
     public var description: String {
@@ -64,6 +74,10 @@ public enum WebStateListViolation: Hashable, Sendable, CustomStringConvertible {
             return "Tab \(id) appears more than once."
         case let .unknownGroup(index, group):
             return "The tab at index \(index) belongs to unknown group \(group)."
+        case let .unknownSplit(index, split):
+            return "The tab at index \(index) belongs to unknown split view \(split)."
+        case let .splitNotWhole(split):
+            return "Split view \(split) does not hold two neighbouring tabs, both pinned or neither, in one group."
         }
     }
 }
@@ -74,24 +88,28 @@ public enum WebStateListViolation: Hashable, Sendable, CustomStringConvertible {
 ///
 /// The rules are those of <doc:TabListRules>, Invariants: pinned tabs form a prefix; a
 /// tab is pinned, grouped or neither; every group is contiguous and non-empty;
-/// at most one active tab; an opener refers to a tab of the same list.
+/// every split holds two neighbouring tabs, both pinned or neither, in one group or
+/// none; at most one active tab; an opener refers to a tab of the same list.
 public enum WebStateListInvariants {
     /// Returns every broken invariant of a list, in a stable order; empty when the list is valid.
     ///
     /// Violations come in this order: duplicate identifiers, then per-tab
     /// problems by index (pinned not a prefix, pinned and grouped, unknown group,
-    /// opener not in list), then non-contiguous groups in list order, then empty
-    /// groups by identifier text, then the active index.
+    /// opener not in list, unknown split), then non-contiguous groups in list order, then
+    /// empty groups by identifier text, then broken splits by identifier text, then the
+    /// active index.
     ///
     ///     entries "| a [ 0 b ] c [ 0 d ]"  ->  [.groupNotContiguous(0)]
     ///
     /// - Parameters:
     ///   - entries: The tabs in list order.
     ///   - groups: Every group the list declares.
+    ///   - splits: Every split the list declares.
     ///   - activeIndex: The active index, or `nil` when no tab is active.
     public static func violations(
         entries: [WebStateListEntry],
         groups: Set<TabGroupID>,
+        splits: Set<TabSplitID> = [],
         activeIndex: Int?
     ) -> [WebStateListViolation] {
         var violations: [WebStateListViolation] = []
@@ -120,6 +138,9 @@ public enum WebStateListInvariants {
             } else if let opener = entry.openerID, !seen.contains(opener) {
                 violations.append(.openerNotInList(index: index, opener: opener))
             }
+            if let split = entry.splitID, !splits.contains(split) {
+                violations.append(.unknownSplit(index: index, split))
+            }
         }
 
         var finished: Set<TabGroupID> = []
@@ -143,9 +164,34 @@ public enum WebStateListInvariants {
             violations.append(.emptyGroup(group))
         }
 
+        violations += splitViolations(entries: entries, splits: splits)
+
         if let activeIndex, !entries.indices.contains(activeIndex) {
             violations.append(.activeIndexOutOfRange(activeIndex))
         }
         return violations
+    }
+}
+
+extension WebStateListInvariants {
+    /// The declared splits that do not hold exactly two neighbouring tabs with the same pinned
+    /// state and group, by identifier text.
+    static func splitViolations(entries: [WebStateListEntry], splits: Set<TabSplitID>) -> [WebStateListViolation] {
+        guard !splits.isEmpty else { return [] }
+        var members: [TabSplitID: [Int]] = [:]
+        for (index, entry) in entries.enumerated() {
+            if let split = entry.splitID, splits.contains(split) { members[split, default: []].append(index) }
+        }
+        var broken: [TabSplitID] = []
+        for split in splits {
+            let indexes = members[split] ?? []
+            guard indexes.count == 2, indexes[1] == indexes[0] + 1 else {
+                broken.append(split)
+                continue
+            }
+            let (first, second) = (entries[indexes[0]], entries[indexes[1]])
+            if first.isPinned != second.isPinned || first.groupID != second.groupID { broken.append(split) }
+        }
+        return broken.sorted { $0.uuidString < $1.uuidString }.map { .splitNotWhole($0) }
     }
 }

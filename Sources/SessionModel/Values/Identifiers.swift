@@ -72,6 +72,14 @@ public struct TabGroupID: UUIDIdentifier {
     public init(rawValue: UUID) { self.rawValue = rawValue }
 }
 
+/// Identifies one split view (two tabs shown side by side) across every browser of a store.
+public struct TabSplitID: UUIDIdentifier {
+    /// The wrapped UUID.
+    public let rawValue: UUID
+    /// Creates an identifier that wraps `rawValue`.
+    public init(rawValue: UUID) { self.rawValue = rawValue }
+}
+
 /// Identifies one recently closed entry (a tab, a group or a window).
 public struct ClosedEntryID: UUIDIdentifier {
     /// The wrapped UUID.
