@@ -87,6 +87,19 @@ public struct RandomWebStateListOperation: Sendable, CustomStringConvertible {
             return .init(description: "updateGroup(collapsed: \(collapsed))") {
                 _ = try $0.updateGroup(group, visualData: TabGroupVisualData(title: "h", color: .red, isCollapsed: collapsed))
             }
+        case 95..<97:
+            let set = [index(), index()]
+            let ratio = Bool.random(using: &rng) ? 0.5 : 0.3
+            let id = TabSplitID(rawValue: rng.nextUUID())
+            return .init(description: "createSplit(at: \(set))") {
+                _ = try $0.createSplit(at: set, visualData: TabSplitVisualData(ratio: ratio), id: id)
+            }
+        case 97:
+            guard let split = list.splits.keys.sorted(by: { $0.uuidString < $1.uuidString }).first else { break }
+            if Bool.random(using: &rng) { return .init(description: "removeSplit") { _ = try $0.removeSplit(split) } }
+            return .init(description: "updateSplit") {
+                _ = try $0.updateSplit(split, visualData: TabSplitVisualData(ratio: 0.7, layout: .horizontal))
+            }
         default:
             let at = index()
             let webState = WebState(id: WebStateID(rawValue: rng.nextUUID()), createdAt: Date(timeIntervalSince1970: 0))

@@ -13,6 +13,10 @@ public struct WebStateListShape: Hashable, Sendable, CustomStringConvertible {
     public var groups: [TabGroupID: TabGroupVisualData]
     /// The active index.
     public var activeIndex: Int?
+    /// Each tab's split.
+    public var splitIDs: [TabSplitID?]
+    /// Every split with its visual data.
+    public var splits: [TabSplitID: TabSplitVisualData]
 
     /// The shape of `list`.
     public init(_ list: WebStateList) {
@@ -24,6 +28,8 @@ public struct WebStateListShape: Hashable, Sendable, CustomStringConvertible {
         groupIDs = Array(list.groupIDs)
         groups = list.groups.mapValues(\.visualData)
         activeIndex = list.activeIndex
+        splitIDs = (0..<list.count).map { list.splitID(at: $0) }
+        splits = list.splits.mapValues(\.visualData)
     }
 
     public var description: String {

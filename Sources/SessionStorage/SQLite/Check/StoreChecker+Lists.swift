@@ -18,6 +18,12 @@ extension StoreChecker {
                 """, arguments: [browserID])
             let groupRows = try String.fetchAll(
                 db, sql: "SELECT id FROM tab_groups WHERE browser_id = ?", arguments: [browserID])
+            let splitRows = try WebStateListRows.splitRows(db, browser: browserID)
+            var splitOfTab: [String: TabSplitID] = [:]
+            for split in splitRows {
+                splitOfTab[split.firstTab] = split.id
+                splitOfTab[split.secondTab] = split.id
+            }
             var entries: [WebStateListEntry] = []
             var malformed = false
             for row in rows {
@@ -36,7 +42,8 @@ extension StoreChecker {
                 entries.append(WebStateListEntry(
                     id: id, isPinned: try row.decode(forColumn: "is_pinned"),
                     groupID: groupText.flatMap(TabGroupID.init(uuidString:)),
-                    openerID: openerText.flatMap(WebStateID.init(uuidString:))))
+                    openerID: openerText.flatMap(WebStateID.init(uuidString:)),
+                    splitID: splitOfTab[text]))
             }
             guard !malformed else { continue }
             var activeIndex: Int?
@@ -49,7 +56,7 @@ extension StoreChecker {
             }
             let groups = Set(groupRows.compactMap(TabGroupID.init(uuidString:)))
             for violation in WebStateListInvariants.violations(
-                entries: entries, groups: groups, activeIndex: activeIndex)
+                entries: entries, groups: groups, splits: Set(splitRows.map(\.id)), activeIndex: activeIndex)
             {
                 problems.append(Problem(check: "tab_list", location: location, message: violation.description))
             }

@@ -23,6 +23,8 @@ struct StoredTable {
             case text(maximumLength: Int?, nonEmpty: Bool)
             /// Bytes.
             case blob
+            /// A number from 0 to 1.
+            case fraction
         }
 
         var name: String
@@ -244,6 +246,15 @@ struct StoredTable {
                 Column("browser_id", .identifier),
                 Column("source", .text(maximumLength: 64, nonEmpty: true)),
             ], key: "browser_id"),
+            // Migration 0008: split views.
+            StoredTable(name: "tab_splits", columns: [
+                Column("id", .identifier),
+                Column("browser_id", .identifier),
+                Column("first_tab_id", .identifier),
+                Column("second_tab_id", .identifier),
+                Column("ratio", .fraction),
+                Column("layout", .choice(["vertical", "horizontal"])),
+            ]),
             // Migration 0007: the highest version seen of each other device's record.
             StoredTable(name: "sync_record_floors", columns: [
                 Column("record_id", recordID),
@@ -315,6 +326,12 @@ extension StoredTable.Column {
             }
         case .blob:
             cases.append(wrongType("blob", "data"))
+        case .fraction:
+            cases.append("""
+                WHEN typeof(\(column)) NOT IN ('real', 'integer') \
+                THEN 'holds ' || typeof(\(column)) || ' ' || \(shown) || ' where a number belongs'
+                """)
+            cases.append("WHEN \(column) NOT BETWEEN 0 AND 1 THEN 'holds ' || \(column) || ', outside 0...1'")
         }
         return "CASE \(cases.joined(separator: " ")) END"
     }

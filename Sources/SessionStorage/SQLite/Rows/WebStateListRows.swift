@@ -223,9 +223,12 @@ enum WebStateListRows {
             groupIDs.append(try groupText.map { try identifier($0, TabGroupID.init(uuidString:)) })
             try pages?(id, row, count)
         }
+        let (splitIDs, splits) = try wholeSplits(
+            db, browser: browser, webStates: webStates, pinnedCount: pinnedCount, groupIDs: groupIDs)
         do {
             let list = try WebStateList(
                 webStates: webStates, pinnedCount: pinnedCount, groupIDs: groupIDs, groups: groups,
+                splitIDs: splitIDs ?? Array(repeating: nil, count: webStates.count), splits: splits,
                 activeIndex: activeIndex)
             return StoredWebStateList(revision: revision, list: list, keys: keys)
         } catch {
@@ -289,6 +292,11 @@ enum WebStateListRows {
             stored.keys[removed.webState.id] = nil
             stored.rows[removed.webState.id] = nil
             stored.pageChanged(removed.webState.id, to: nil)
+        }
+
+        // Ended splits first: a new split may take their tabs.
+        for id in change.splitsDeleted {
+            try db.cachedStatement(sql: "DELETE FROM tab_splits WHERE id = ?").execute(arguments: [id.uuidString])
         }
 
         // Groups first, so tab rows can refer to them.
@@ -398,6 +406,7 @@ enum WebStateListRows {
         for id in change.groupsDeleted {
             try db.cachedStatement(sql: "DELETE FROM tab_groups WHERE id = ?").execute(arguments: [id.uuidString])
         }
+        try writeSplits(db, browser: browser, list: list, change: change)
 
         // The active tab's column only when it may have changed: writing it checks its foreign key.
         if change.activeChanged || !change.inserted.isEmpty || !change.removed.isEmpty {
