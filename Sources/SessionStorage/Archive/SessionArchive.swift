@@ -39,14 +39,18 @@ public struct SessionArchive: Codable, Sendable, Hashable {
         public var closedEntry: ClosedEntryID?
         /// The groups, in list order.
         public var groups: [Group]
+        /// The split views, in list order; absent from the JSON when there are none.
+        public var splits: [Split]
         /// The tabs, in list order; pinned tabs first.
         public var tabs: [Tab]
 
         /// Creates a browser; `lastActiveAt` defaults to `createdAt`.
         public init(
             id: BrowserID = BrowserID(), createdAt: Date, lastActiveAt: Date? = nil, activeTab: WebStateID? = nil,
-            closedEntry: ClosedEntryID? = nil, groups: [SessionArchive.Group] = [], tabs: [SessionArchive.Tab]
+            closedEntry: ClosedEntryID? = nil, groups: [SessionArchive.Group] = [], splits: [SessionArchive.Split] = [],
+            tabs: [SessionArchive.Tab]
         ) {
+            self.splits = splits
             self.id = id
             self.createdAt = createdAt
             self.lastActiveAt = lastActiveAt ?? createdAt
@@ -77,6 +81,24 @@ public struct SessionArchive: Codable, Sendable, Hashable {
         }
     }
 
+    /// A split view: two neighbouring tabs of one browser shown side by side
+    /// (<doc:TabListRules>, Splits). Its tabs name it in ``Tab/split``.
+    public struct Split: Codable, Sendable, Hashable {
+        /// The split's identifier.
+        public var id: TabSplitID
+        /// The first tab's share, from 0 to 1.
+        public var ratio: Double
+        /// `vertical` (side by side) or `horizontal` (one above the other).
+        public var layout: TabSplitLayout
+
+        /// Creates a split.
+        public init(id: TabSplitID = TabSplitID(), ratio: Double = 0.5, layout: TabSplitLayout = .vertical) {
+            self.id = id
+            self.ratio = ratio
+            self.layout = layout
+        }
+    }
+
     /// A tab with its history.
     public struct Tab: Codable, Sendable, Hashable {
         /// The tab's identifier; unique in the whole document.
@@ -85,6 +107,8 @@ public struct SessionArchive: Codable, Sendable, Hashable {
         public var pinned: Bool
         /// The tab's group, one of its browser's groups.
         public var group: TabGroupID?
+        /// The tab's split view, one of its browser's splits; absent from the JSON when `nil`.
+        public var split: TabSplitID?
         /// The tab that opened it, in the same browser.
         public var opener: Opener?
         /// When the tab was created.
@@ -100,8 +124,9 @@ public struct SessionArchive: Codable, Sendable, Hashable {
         public init(
             id: WebStateID = WebStateID(), pinned: Bool = false, group: TabGroupID? = nil,
             opener: SessionArchive.Opener? = nil, createdAt: Date, lastActiveAt: Date? = nil,
-            history: SessionArchive.History, engineState: Data? = nil
+            history: SessionArchive.History, engineState: Data? = nil, split: TabSplitID? = nil
         ) {
+            self.split = split
             self.id = id
             self.pinned = pinned
             self.group = group
