@@ -15,6 +15,8 @@ public struct TabItem: Hashable, Sendable, Identifiable {
     public var isPinned: Bool
     /// The tab's group, if any.
     public var group: TabGroupItem?
+    /// The split view the tab is shown in, if any; the split's two items are neighbours.
+    public var split: TabSplitItem?
     /// Whether the tab is the active one.
     public var isActive: Bool
     /// When the tab was created.
@@ -25,8 +27,10 @@ public struct TabItem: Hashable, Sendable, Identifiable {
     /// Creates a tab item.
     public init(
         id: WebStateID, title: String = "", url: String? = nil, faviconURL: String? = nil, isPinned: Bool = false,
-        group: TabGroupItem? = nil, isActive: Bool = false, createdAt: Date, lastActiveAt: Date? = nil
+        group: TabGroupItem? = nil, isActive: Bool = false, createdAt: Date, lastActiveAt: Date? = nil,
+        split: TabSplitItem? = nil
     ) {
+        self.split = split
         self.id = id
         self.title = title
         self.url = url
@@ -56,5 +60,22 @@ public struct TabGroupItem: Hashable, Sendable, Identifiable {
         self.title = title
         self.color = color
         self.isCollapsed = isCollapsed
+    }
+}
+
+/// A split view as a tab strip shows it: two neighbouring tabs side by side.
+public struct TabSplitItem: Hashable, Sendable, Identifiable {
+    /// The split's identifier.
+    public var id: TabSplitID
+    /// The first tab's share of the split, from 0 to 1.
+    public var ratio: Double
+    /// Whether the tabs sit side by side or one above the other.
+    public var layout: TabSplitLayout
+
+    /// Creates a split item.
+    public init(id: TabSplitID, ratio: Double = 0.5, layout: TabSplitLayout = .vertical) {
+        self.id = id
+        self.ratio = ratio
+        self.layout = layout
     }
 }

@@ -32,6 +32,20 @@ public struct TabStripSnapshot: Hashable, Sendable {
         return result
     }
 
+    /// The split views in strip order, each once.
+    public var splits: [TabSplitItem] {
+        var result: [TabSplitItem] = []
+        for split in items.compactMap(\.split) where result.last?.id != split.id {
+            result.append(split)
+        }
+        return result
+    }
+
+    /// The split that holds the active tab, if any: a split counts as active when either of its tabs is.
+    public var activeSplit: TabSplitItem? {
+        items.first(where: \.isActive)?.split
+    }
+
     /// Applies `diff` to this snapshot's tabs.
     ///
     /// - Throws: ``ItemDiffError`` if the diff does not fit these tabs.

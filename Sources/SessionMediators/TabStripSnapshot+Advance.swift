@@ -49,6 +49,8 @@ extension TabStripSnapshot {
         // The tabs in place: made again only where the model says they may differ.
         let changedGroups = Set(after.groups.compactMap { id, group in before.groups[id] == group ? nil : id })
         let samePages = old.pages == new.pages
+        let hasSplits = !before.splits.isEmpty || !after.splits.isEmpty
+        let changedSplits = Set(after.splits.compactMap { id, split in before.splits[id] == split ? nil : id })
         var updated = window.updated.map { TabStripDiff.Placement(index: $0.index + prefix, item: $0.item) }
         /// Compares `length` tabs in place, from `oldStart` in the old list and `newStart` in the new.
         func compare(length: Int, oldStart: Int, newStart: Int) {
@@ -67,6 +69,8 @@ extension TabStripSnapshot {
                     || group.map(changedGroups.contains) == true
                     || (before.activeIndex == oldIndex) != (after.activeIndex == newIndex)
                     || (!samePages && old.pages[newTab.id] != new.pages[newTab.id])
+                    || (hasSplits && before.splitID(of: oldTab.id) != after.splitID(of: newTab.id))
+                    || (hasSplits && after.splitID(of: newTab.id).map(changedSplits.contains) == true)
                 guard mayDiffer else { continue }
                 let item = TabItem(new, webState: newTab, groupID: group, at: newIndex)
                 guard item != shown.items[oldIndex] else { continue }

@@ -21,10 +21,12 @@ extension TabItem {
         let list = snapshot.list
         let page = snapshot.pages[webState.id]
         let group = groupID.flatMap { list.groups[$0] }.map(TabGroupItem.init)
+        let split = list.splitID(of: webState.id).flatMap { list.splits[$0] }.map(TabSplitItem.init)
         self.init(
             id: webState.id, title: page?.title ?? "", url: page.map { $0.virtualURL ?? $0.url },
             faviconURL: page?.faviconURL, isPinned: list.isPinned(at: index), group: group,
-            isActive: list.activeIndex == index, createdAt: webState.createdAt, lastActiveAt: webState.lastActiveAt)
+            isActive: list.activeIndex == index, createdAt: webState.createdAt, lastActiveAt: webState.lastActiveAt,
+            split: split)
     }
 }
 
@@ -34,5 +36,12 @@ extension TabGroupItem {
         self.init(
             id: group.id, title: group.visualData.title, color: group.visualData.color,
             isCollapsed: group.visualData.isCollapsed)
+    }
+}
+
+extension TabSplitItem {
+    /// A split as a tab strip shows it.
+    init(_ split: TabSplit) {
+        self.init(id: split.id, ratio: split.visualData.ratio, layout: split.visualData.layout)
     }
 }

@@ -11,7 +11,8 @@ extension WebStateListNotation {
     func format(_ strip: TabStripSnapshot) -> String {
         strip.notation(
             label: { name(of: $0.id) ?? "_" },
-            groupOpening: { ["[", label(of: $0.id) ?? "_"] })
+            groupOpening: { ["[", label(of: $0.id) ?? "_"] },
+            splitOpening: { ["{", splitLabel(of: $0.id) ?? "_"] })
     }
 }
 

@@ -138,6 +138,29 @@ import Testing
         mediator.disconnect()
     }
 
+    /// Split views reach the strip: created, resized and ended, each as one update.
+    @Test func update_splits_areShownAndDiffed() async throws {
+        let store = try TemporaryStore.onDisk()
+        let (browser, names) = try store.seed("| a* b c")
+        let consumer = RecordingWebStateListConsumer()
+        let mediator = WebStateListMediator(browser: browser, tabs: store.tabs, consumer: consumer)
+        try await consumer.configuration()
+        try await store.tabs.update(browser) { _ = try $0.createSplit(at: [0, 2], id: names.splitID("0")) }
+        try await consumer.waitForStrip { names.format($0) == "| { 0 a* c } b" }
+        try await store.tabs.update(browser) {
+            _ = try $0.updateSplit(names.splitID("0"), visualData: TabSplitVisualData(ratio: 0.25, layout: .horizontal))
+        }
+        try await consumer.waitForStrip { $0.splits.first?.ratio == 0.25 }
+        let strip = try store.strip(browser)
+        #expect(strip.activeSplit == TabSplitItem(id: names.splitID("0"), ratio: 0.25, layout: .horizontal))
+        #expect(strip.items.map(\.split?.layout) == [.horizontal, .horizontal, nil])
+        try await store.tabs.update(browser) { _ = try $0.remove(at: 1) }
+        try await consumer.waitForStrip { names.format($0) == "| a* b" && $0.splits.isEmpty }
+        #expect(consumer.updateCount == 3)
+        #expect(consumer.chainProblems() == [])
+        mediator.disconnect()
+    }
+
     /// A change the strip does not show (an opener's recorded navigation index) is not pushed.
     @Test func update_invisibleChange_isNotPushed() async throws {
         let store = try TemporaryStore.inMemory()

@@ -8,6 +8,11 @@ extension WebStateList {
         splitBook.split(of: tabs[index].id)
     }
 
+    /// Returns the split of the tab whose identifier is `id`, if any, in O(1).
+    public func splitID(of id: WebStateID) -> TabSplitID? {
+        splitBook.split(of: id)
+    }
+
     /// Returns the indexes of the two tabs of `split`; `nil` if the list has no such split.
     ///
     ///     "| a {0 b c} d"  range(ofSplit: 0)  ->  1..<3

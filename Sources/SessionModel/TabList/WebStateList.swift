@@ -62,6 +62,7 @@
 /// - ``isCollapsed(group:)``
 /// - ``splits``
 /// - ``splitID(at:)``
+/// - ``splitID(of:)``
 /// - ``range(ofSplit:)``
 /// - ``activeSplit``
 /// ### Inserting, moving and activating
