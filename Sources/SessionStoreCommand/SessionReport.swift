@@ -17,6 +17,15 @@ struct SessionReport: Encodable {
         var group: String?
         var title: String?
         var url: String?
+        /// The split view the tab is in, if any.
+        var split: String?
+    }
+
+    /// A split view: two neighbouring tabs shown side by side.
+    struct Split: Encodable {
+        var id: String
+        var ratio: Double
+        var layout: String
     }
 
     /// A tab group, as the export writes it.
@@ -33,6 +42,8 @@ struct SessionReport: Encodable {
         var activeTab: String?
         /// The groups of the tabs listed, in list order.
         var groups: [Group]
+        /// The split views of the tabs listed, in list order; absent when there are none.
+        var splits: [Split]?
         /// How many tabs the browser has; more than ``tabs`` holds under `--limit`.
         var tabCount: Int
         var tabs: [Tab]
@@ -140,13 +151,22 @@ struct SessionReport: Encodable {
             let page = snapshot.pages[webState.id]
             return Tab(
                 id: webState.id.uuidString, index: index, pinned: index < list.pinnedCount,
-                group: groupID?.uuidString, title: page?.title, url: page?.url)
+                group: groupID?.uuidString, title: page?.title, url: page?.url,
+                split: list.splitID(of: webState.id)?.uuidString)
         }
         let groups = list.groupIDs.compactMap { $0.flatMap { list.groups[$0] } }
+        var splits: [Split] = []
+        if !list.splits.isEmpty {
+            for tab in tabs where tab.split != nil && splits.last?.id != tab.split {
+                guard let id = tab.split.flatMap(TabSplitID.init(uuidString:)), let split = list.splits[id] else { continue }
+                splits.append(Split(
+                    id: id.uuidString, ratio: split.visualData.ratio, layout: split.visualData.layout.rawValue))
+            }
+        }
         return Browser(
             id: browser.id.uuidString, lastActiveAt: browser.lastActiveAt,
             activeTab: list.activeIndex.map { list.webStates[$0].id.uuidString }, groups: distinct(groups.map(group(_:))),
-            tabCount: tabs.count, tabs: tabs)
+            splits: splits.isEmpty ? nil : splits, tabCount: tabs.count, tabs: tabs)
     }
 
     /// `groups` without repeats, each where it first appears.
@@ -189,8 +209,14 @@ struct SessionReport: Encodable {
     /// A browser's lines, one at a time: its heading, its tabs, and how many more it has than are shown.
     static func writeLines(for browser: Browser, tabCount: Int, ids: ShortIDs, _ write: (String) throws -> Void) rethrows {
         try write("browser \(ids.browser(browser.id))  (\(tabCount) tab\(tabCount == 1 ? "" : "s"))")
+        var previousSplit: String?
         for tab in browser.tabs {
-            try write("  " + line(for: tab, active: tab.id == browser.activeTab, group: browser.group(tab.group), ids: ids))
+            // A split's tabs show `{` on the first and `}` on the second.
+            let splitMark = tab.split == nil ? nil : tab.split == previousSplit ? "}" : "{"
+            previousSplit = tab.split
+            try write("  " + line(
+                for: tab, active: tab.id == browser.activeTab, group: browser.group(tab.group), splitMark: splitMark,
+                ids: ids))
         }
         if tabCount > browser.tabs.count {
             let more = tabCount - browser.tabs.count
@@ -211,13 +237,15 @@ struct SessionReport: Encodable {
         }
     }
 
-    /// One tab: `* 3  0a1b2c3d  pinned  Title — URL` (`*` marks the active tab).
-    static func line(for tab: Tab, active: Bool, group: Group?, ids: ShortIDs) -> String {
+    /// One tab: `* 3  0a1b2c3d  pinned  Title — URL` (`*` marks the active tab; `{` and `}`
+    /// the first and second tab of a split view).
+    static func line(for tab: Tab, active: Bool, group: Group?, splitMark: String? = nil, ids: ShortIDs) -> String {
         let marker = active ? "*" : " "
         var place = tab.pinned ? "pinned" : ""
         if let group {
             place = "[\(group.title.isEmpty ? "untitled" : group.title) \(group.color)\(group.collapsed ? " collapsed" : "")]"
         }
+        if let splitMark { place = place.isEmpty ? splitMark : place + " " + splitMark }
         let index = String(tab.index).leftPadded(to: 3)
         return "\(marker)\(index)  \(ids.tab(tab.id))  \(place.rightPadded(to: 16))  \(page(tab))"
     }
