@@ -41,7 +41,7 @@ import Testing
         try TemporaryDirectory.with { dir in
             let migrate = try binary.run(["migrate"], in: dir.path)
             #expect(migrate == .init(status: 0, stdout: """
-                sessionstore.sqlite: created; applied 8 migration(s):
+                sessionstore.sqlite: created; applied 9 migration(s):
                   0001_create_session_schema
                   0002_tab_search
                   0003_tab_pages
@@ -50,6 +50,7 @@ import Testing
                   0006_browser_sources
                   0007_sync_record_floors
                   0008_tab_splits
+                  0009_tab_archive
 
                 """, stderr: ""))
             let again = try binary.run(["migrate"], in: dir.path)
@@ -58,7 +59,7 @@ import Testing
             #expect(check == .init(status: 0, stdout: "sessionstore.sqlite: ok\n", stderr: ""))
             let status = try binary.run(["status"], in: dir.path)
             #expect(status.status == 0)
-            #expect(status.stdout.contains("schema version:  0008_tab_splits\n"))
+            #expect(status.stdout.contains("schema version:  0009_tab_archive\n"))
             #expect(status.stdout.contains("application id:  1397052243\n"))
             #expect(status.stdout.contains("pending:         none\n"))
         }
@@ -70,7 +71,7 @@ import Testing
             let result = try binary.run(["status", "--json", "--db", "s.sqlite"], in: dir.path)
             #expect(result.status == 0)
             let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-            #expect(object?["schema_version"] as? String == "0008_tab_splits")
+            #expect(object?["schema_version"] as? String == "0009_tab_archive")
             #expect(object?["journal_mode"] as? String == "wal")
             #expect((object?["counts"] as? [String: Int])?["tabs"] == 0)
         }
@@ -93,7 +94,7 @@ import Testing
         try TemporaryDirectory.with { dir in
             let result = try binary.run(["migrate", "--dry-run"], in: dir.path)
             #expect(result == .init(status: 0, stdout: """
-                sessionstore.sqlite: would be created; 8 migration(s) pending:
+                sessionstore.sqlite: would be created; 9 migration(s) pending:
                   0001_create_session_schema
                   0002_tab_search
                   0003_tab_pages
@@ -102,6 +103,7 @@ import Testing
                   0006_browser_sources
                   0007_sync_record_floors
                   0008_tab_splits
+                  0009_tab_archive
 
                 """, stderr: ""))
             #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)

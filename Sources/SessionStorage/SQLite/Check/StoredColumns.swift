@@ -255,6 +255,21 @@ struct StoredTable {
                 Column("ratio", .fraction),
                 Column("layout", .choice(["vertical", "horizontal"])),
             ]),
+            // Migration 0009: the tab archive.
+            StoredTable(name: "tab_archives", columns: [
+                Column("browser_id", .identifier),
+                Column("created_at", .time),
+            ]),
+            StoredTable(name: "archived_tabs", columns: [
+                Column("tab_id", .identifier),
+                Column("former_browser_id", .identifier, optional: true),
+                Column("former_index", .integer(0...Int64.max)),
+                Column("former_opener_id", .identifier, optional: true),
+                Column("former_group_id", .identifier, optional: true),
+                Column("former_group_title", .text(maximumLength: nil, nonEmpty: false), optional: true),
+                Column("former_group_color", .choice(TabGroupColor.allCases.map(\.rawValue)), optional: true),
+                Column("archived_at", .time),
+            ]),
             // Migration 0007: the highest version seen of each other device's record.
             StoredTable(name: "sync_record_floors", columns: [
                 Column("record_id", recordID),

@@ -56,7 +56,10 @@ extension SessionStoreFile {
             var counts: Status.Counts?
             if schema.isCurrent {
                 counts = Status.Counts(
-                    browsers: try Int.fetchOne(db, sql: "SELECT count(*) FROM browsers WHERE closed_entry_id IS NULL") ?? 0,
+                    browsers: try Int.fetchOne(db, sql: """
+                        SELECT count(*) FROM browsers WHERE closed_entry_id IS NULL\(
+                            try BrowserRows.notArchive(db, column: "id"))
+                        """) ?? 0,
                     tabs: try Int.fetchOne(db, sql: """
                         SELECT count(*) FROM tabs AS t JOIN browsers AS b ON b.id = t.browser_id
                         WHERE b.closed_entry_id IS NULL

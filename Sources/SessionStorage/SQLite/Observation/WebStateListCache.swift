@@ -150,6 +150,15 @@ final class WebStateListCache: Sendable {
         }
     }
 
+    /// Forgets the browser's list now and once the current transaction commits: a write
+    /// changed its rows without going through the list (the archive's bulk moves).
+    func forget(_ browser: BrowserID) {
+        entries.withLock { _ = $0.removeValue(forKey: browser) }
+        afterTransaction.add(
+            onCommit: { [self] in entries.withLock { _ = $0.removeValue(forKey: browser) } },
+            onRollback: {})
+    }
+
     /// Forgets every list: the store's content was replaced (a restored snapshot).
     func removeAll() {
         entries.withLock { $0.removeAll() }

@@ -32,4 +32,10 @@ enum BrowserRows {
         }
         return latest.addingTimeInterval(0.001).storedPrecision
     }
+
+    /// A condition that leaves out the tab archive's browser (migration 0009), which is never a
+    /// window: `AND <column> NOT IN (…)`, or nothing where the store has no archive table.
+    static func notArchive(_ db: Database, column: String) throws -> String {
+        try db.tableExists("tab_archives") ? " AND \(column) NOT IN (SELECT browser_id FROM tab_archives)" : ""
+    }
 }

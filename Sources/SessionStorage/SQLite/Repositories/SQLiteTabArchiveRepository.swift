@@ -1,0 +1,278 @@
+import Foundation
+internal import GRDB
+import SessionModel
+
+/// The SQLite implementation of ``TabArchiveRepository`` (migration 0009).
+///
+/// The archive is a browser row of its own, named in `tab_archives`, that no listing shows
+/// as a window. Archiving takes the tabs out of each window's list through the model (so
+/// the removal rules apply: the active tab, openers, emptied groups), then moves their rows
+/// to the archive in three set-wide statements: one records what a restore needs in
+/// `archived_tabs`, one drops their opener links, one re-parents the rows. No history entry
+/// or engine-state blob is read or written. Thread-safe.
+public final class SQLiteTabArchiveRepository: TabArchiveRepository {
+    let database: SessionDatabase
+    private var cache: WebStateListCache { database.lists }
+
+    /// A repository over `database`.
+    public init(database: SessionDatabase) {
+        self.database = database
+    }
+
+    @discardableResult
+    public func archive(
+        olderThan cutoff: Date, in browser: BrowserID? = nil, exempting exemptions: ArchiveExemptions = ArchiveExemptions()
+    ) throws -> Int {
+        try database.mutate(archiving(olderThan: cutoff, in: browser, exempting: exemptions))
+    }
+
+    @discardableResult
+    public func archive(
+        olderThan cutoff: Date, in browser: BrowserID? = nil, exempting exemptions: ArchiveExemptions = ArchiveExemptions()
+    ) async throws -> Int {
+        try await database.mutate(archiving(olderThan: cutoff, in: browser, exempting: exemptions))
+    }
+
+    public func archivedTabs() throws -> [ArchivedTab] {
+        try database.read(Self.readingArchive)
+    }
+
+    public func archivedTabs() async throws -> [ArchivedTab] {
+        try await database.read(Self.readingArchive)
+    }
+
+    public func restore(
+        _ ids: [WebStateID], to browser: BrowserID? = nil, placement: ArchiveRestorePlacement = .formerPosition
+    ) throws {
+        try database.mutate(restoring(ids, to: browser, placement: placement))
+    }
+
+    public func restore(
+        _ ids: [WebStateID], to browser: BrowserID? = nil, placement: ArchiveRestorePlacement = .formerPosition
+    ) async throws {
+        try await database.mutate(restoring(ids, to: browser, placement: placement))
+    }
+
+    // MARK: - Archiving
+
+    /// What `archived_tabs` keeps of one tab, as the statements read it from JSON.
+    private struct Record: Encodable {
+        var id: String
+        var index: Int
+        var opener: String?
+        var group: String?
+        var title: String?
+        var color: String?
+    }
+
+    private func archiving(
+        olderThan cutoff: Date, in only: BrowserID?, exempting exemptions: ArchiveExemptions
+    ) -> @Sendable (Database) throws -> Int {
+        { [cache] db in
+            let browsers: [BrowserID]
+            if let only {
+                guard try WebStateListRows.revision(db, browser: only) != nil, try !Self.isArchive(db, only) else {
+                    throw StorageError.unknownBrowser(only.uuidString)
+                }
+                browsers = [only]
+            } else {
+                browsers = try String.fetchAll(db, sql: """
+                    SELECT id FROM browsers WHERE closed_entry_id IS NULL
+                    AND id NOT IN (SELECT browser_id FROM tab_archives)
+                    """).compactMap(BrowserID.init(uuidString:))
+            }
+            let now = StoredDate(Date().storedPrecision)
+            var archive: BrowserID?
+            var total = 0
+            for browser in browsers {
+                var stored = try cache.take(db, browser: browser)
+                let list = stored.list
+                var indexes: [Int] = []
+                var records: [Record] = []
+                // TabListRules.md, Archived tabs: unused tabs leave; the active tab and the exempt stay.
+                for (index, (webState, group)) in zip(list.webStates, list.groupIDs).enumerated() {
+                    guard webState.lastActiveAt < cutoff, index != list.activeIndex else { continue }
+                    if exemptions.pinned, index < list.pinnedCount { continue }
+                    if exemptions.grouped, group != nil { continue }
+                    if exemptions.split, list.splitID(of: webState.id) != nil { continue }
+                    indexes.append(index)
+                    let visualData = group.flatMap { list.groups[$0]?.visualData }
+                    records.append(Record(
+                        id: webState.id.uuidString, index: index, opener: webState.opener?.openerID.uuidString,
+                        group: group?.uuidString, title: visualData?.title, color: visualData?.color.rawValue))
+                }
+                guard !indexes.isEmpty else {
+                    cache.remember(stored, for: browser)
+                    continue
+                }
+                let archiveID = try archive ?? Self.archiveBrowser(db)
+                archive = archiveID
+                let (_, newList, change) = try WebStateListEdit.apply(
+                    db, browser: browser, stored: &stored, ownsNewTabs: false
+                ) { try $0.remove(RemovingIndexes(indexes)) }
+
+                let json = String(decoding: try JSONEncoder().encode(records), as: UTF8.self)
+                try db.execute(sql: """
+                    INSERT OR REPLACE INTO archived_tabs (tab_id, former_browser_id, former_index, former_opener_id,
+                        former_group_id, former_group_title, former_group_color, archived_at)
+                    SELECT json_extract(value, '$.id'), ?, json_extract(value, '$.index'), json_extract(value, '$.opener'),
+                        json_extract(value, '$.group'), json_extract(value, '$.title'), json_extract(value, '$.color'), ?
+                    FROM json_each(?)
+                    """, arguments: [browser.uuidString, now, json])
+                try db.execute(sql: """
+                    DELETE FROM tab_openers WHERE tab_id IN (SELECT json_extract(value, '$.id') FROM json_each(?))
+                    """, arguments: [json])
+                let base = (try Int64.fetchOne(
+                    db, sql: "SELECT max(sort_key) FROM tabs WHERE browser_id = ?", arguments: [archiveID.uuidString]
+                ) ?? 0) + (1 << 32)
+                try db.execute(sql: """
+                    UPDATE tabs SET browser_id = ?, group_id = NULL, is_pinned = 0, sort_key = ? + j.key * 4294967296
+                    FROM json_each(?) AS j WHERE tabs.id = json_extract(j.value, '$.id')
+                    """, arguments: [archiveID.uuidString, base, json])
+                try WebStateListRows.write(db, browser: browser, stored: &stored, list: newList, change: change)
+                cache.remember(stored, for: browser)
+                total += indexes.count
+            }
+            if let archive { try Self.changed(db, archive: archive, cache: cache) }
+            return total
+        }
+    }
+
+    // MARK: - Restoring
+
+    private func restoring(
+        _ ids: [WebStateID], to target: BrowserID?, placement: ArchiveRestorePlacement
+    ) -> @Sendable (Database) throws -> Void {
+        { [cache] db in
+            guard !ids.isEmpty else { return }
+            guard let archive = try Self.existingArchive(db) else { throw StorageError.unknownTab(ids[0].uuidString) }
+            var tabs: [ArchivedTab] = []
+            for id in ids {
+                guard let tab = try Self.archivedTab(db, id) else { throw StorageError.unknownTab(id.uuidString) }
+                tabs.append(tab)
+            }
+            let fallback = try String.fetchOne(db, sql: """
+                SELECT id FROM browsers WHERE closed_entry_id IS NULL AND id NOT IN (SELECT browser_id FROM tab_archives)
+                ORDER BY last_active_at DESC, created_at DESC, id LIMIT 1
+                """).flatMap(BrowserID.init(uuidString:))
+            var listsByBrowser: [BrowserID: StoredWebStateList] = [:]
+            for tab in tabs.sorted(by: { $0.formerIndex < $1.formerIndex }) {
+                let former = try tab.formerBrowser.flatMap { id in
+                    try WebStateListRows.revision(db, browser: id) != nil && !Self.isArchive(db, id) ? id : nil
+                }
+                if let target, try WebStateListRows.revision(db, browser: target) == nil || Self.isArchive(db, target) {
+                    throw StorageError.unknownBrowser(target.uuidString)
+                }
+                guard let browser = target ?? former ?? fallback else {
+                    throw StorageError.unknownBrowser(tab.formerBrowser?.uuidString ?? "(none)")
+                }
+                var stored = try listsByBrowser.removeValue(forKey: browser) ?? cache.take(db, browser: browser)
+                // The row leaves the archive first, parked at a key no list uses.
+                try db.execute(
+                    sql: "UPDATE tabs SET browser_id = ?, sort_key = ? WHERE id = ?",
+                    arguments: [browser.uuidString, Int64.max, tab.id.uuidString])
+                try db.execute(sql: "DELETE FROM archived_tabs WHERE tab_id = ?", arguments: [tab.id.uuidString])
+                let webState = try Self.webState(db, tab.id)
+                let (_, list, change) = try WebStateListEdit.apply(
+                    db, browser: browser, stored: &stored, ownsNewTabs: false
+                ) { list in
+                    var params = placement == .end ? InsertionParams.automatic() : .atIndex(tab.formerIndex)
+                    if placement == .formerPosition, let group = tab.formerGroup {
+                        if list.groups[group.id] != nil {
+                            params = .automatic().inGroup(group.id)
+                            if let range = list.range(of: group.id) {
+                                params = .atIndex(min(max(tab.formerIndex, range.lowerBound), range.upperBound))
+                                    .inGroup(group.id)
+                            }
+                        }
+                    }
+                    let index = try list.insert(webState, params: params).index
+                    // TabListRules.md, Archived tabs: a group emptied by archiving comes back with its look.
+                    if placement == .formerPosition, let group = tab.formerGroup, list.groups[group.id] == nil {
+                        _ = try list.createGroup(at: [index], visualData: group.visualData, id: group.id)
+                    }
+                }
+                try WebStateListRows.write(db, browser: browser, stored: &stored, list: list, change: change)
+                listsByBrowser[browser] = stored
+            }
+            for (browser, stored) in listsByBrowser { cache.remember(stored, for: browser) }
+            try Self.changed(db, archive: archive, cache: cache)
+        }
+    }
+
+    // MARK: - Rows
+
+    /// Whether `browser` is the archive.
+    static func isArchive(_ db: Database, _ browser: BrowserID) throws -> Bool {
+        try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM tab_archives WHERE browser_id = ?)", arguments: [browser.uuidString]
+        ) ?? false
+    }
+
+    /// The archive's browser, if the store has one.
+    private static func existingArchive(_ db: Database) throws -> BrowserID? {
+        try String.fetchOne(db, sql: "SELECT browser_id FROM tab_archives LIMIT 1").flatMap(BrowserID.init(uuidString:))
+    }
+
+    /// The archive's browser, made on first use; it never counts as the most recently active window.
+    private static func archiveBrowser(_ db: Database) throws -> BrowserID {
+        if let existing = try existingArchive(db) { return existing }
+        let created = Date().storedPrecision
+        let archive = Browser(createdAt: created, lastActiveAt: Date(timeIntervalSince1970: 0))
+        try BrowserRows.insert(db, archive)
+        try db.execute(
+            sql: "INSERT INTO tab_archives (browser_id, created_at) VALUES (?, ?)",
+            arguments: [archive.id.uuidString, StoredDate(created)])
+        return archive.id
+    }
+
+    /// Moves the archive's revision on and drops its cached list: its rows changed without it.
+    private static func changed(_ db: Database, archive: BrowserID, cache: WebStateListCache) throws {
+        try db.execute(
+            sql: "UPDATE browsers SET revision = revision + 1 WHERE id = ?", arguments: [archive.uuidString])
+        cache.forget(archive)
+    }
+
+    /// An archived tab's stored fields, as the list model takes them back.
+    private static func webState(_ db: Database, _ id: WebStateID) throws -> WebState {
+        guard let row = try Row.fetchOne(
+            db, sql: "SELECT current_entry_index, created_at, last_active_at FROM tabs WHERE id = ?",
+            arguments: [id.uuidString])
+        else { throw StorageError.unknownTab(id.uuidString) }
+        return WebState(
+            id: id, navigationIndex: row["current_entry_index"], createdAt: try row.storedDate(atIndex: 1),
+            lastActiveAt: try row.storedDate(atIndex: 2))
+    }
+
+    private static let archiveColumns = """
+        SELECT a.tab_id, a.former_browser_id, a.former_index, a.former_opener_id, a.former_group_id,
+               a.former_group_title, a.former_group_color, a.archived_at, t.last_active_at, p.title, p.url, p.virtual_url
+        FROM archived_tabs AS a JOIN tabs AS t ON t.id = a.tab_id
+        LEFT JOIN tab_pages AS p ON p.tab_id = a.tab_id
+        """
+
+    private static func archivedTab(_ db: Database, _ id: WebStateID) throws -> ArchivedTab? {
+        try Row.fetchOne(db, sql: archiveColumns + " WHERE a.tab_id = ?", arguments: [id.uuidString]).flatMap(archivedTab)
+    }
+
+    @Sendable private static func readingArchive(_ db: Database) throws -> [ArchivedTab] {
+        guard try db.tableExists("archived_tabs") else { return [] }
+        return try Row.fetchAll(db, sql: archiveColumns + " ORDER BY t.sort_key").compactMap(archivedTab)
+    }
+
+    private static func archivedTab(_ row: Row) throws -> ArchivedTab? {
+        guard let id = WebStateID(uuidString: row[0]) else { return nil }
+        let groupText: String? = row[4]
+        let group = groupText.flatMap(TabGroupID.init(uuidString:)).map { id in
+            TabGroup(id: id, visualData: TabGroupVisualData(
+                title: row[5] ?? "", color: (row[6] as String?).flatMap(TabGroupColor.init(rawValue:)) ?? .grey))
+        }
+        let virtualURL: String? = row[11]
+        let url: String? = row[10]
+        return ArchivedTab(
+            id: id, title: row[9] ?? "", url: virtualURL ?? url,
+            formerBrowser: (row[1] as String?).flatMap(BrowserID.init(uuidString:)), formerIndex: row[2],
+            formerOpener: (row[3] as String?).flatMap(WebStateID.init(uuidString:)), formerGroup: group,
+            archivedAt: try row.storedDate(atIndex: 7), lastActiveAt: try row.storedDate(atIndex: 8))
+    }
+}

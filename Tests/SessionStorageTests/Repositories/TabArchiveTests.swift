@@ -1,0 +1,109 @@
+import Foundation
+import GRDB
+import SessionModel
+import SessionTestSupport
+import Testing
+
+@testable import SessionStorage
+
+/// Archived tabs (issue 38, migration 0009): unused tabs leave their window's list with their
+/// histories, are listed, and come back where they were.
+@Suite struct TabArchiveTests {
+    /// A store with one window, `text`, whose tabs were last active in 1970 except those in `recent`;
+    /// each tab has one page.
+    private func seeded(
+        _ text: String, recent: Set<String> = [], openers: [String: String] = [:],
+        groups: [String: TabGroupVisualData] = [:]
+    ) throws -> (TemporaryStore, BrowserID, WebStateListNotation) {
+        let store = try TemporaryStore.onDisk()
+        let (browser, names) = try store.seed(text, openers: openers, groups: groups)
+        let list = try store.tabs.webStateList(in: browser)
+        for webState in list.webStates {
+            let name = names.name(of: webState.id) ?? "_"
+            try store.histories.commit(NavigationItem(url: "https://example.org/\(name)", title: "Page \(name)"), in: webState.id)
+        }
+        for name in recent {
+            try store.tabs.update(browser) { list in
+                _ = try list.setLastActiveAt(Date(), forTabAt: list.index(of: names.webStateID(name))!)
+            }
+        }
+        return (store, browser, names)
+    }
+
+    @Test func archive_movesUnusedTabsOut_keepsHistories_andTheWindowListStaysClean() throws {
+        let (store, browser, names) = try seeded("p | a b* [ 0 c ] d e", recent: ["d"], openers: ["e": "a"])
+        let archive = SQLiteTabArchiveRepository(database: store.database)
+        let entriesBefore = try Self.historyRows(store)
+
+        let archived = try archive.archive(olderThan: Date(timeIntervalSinceNow: -3600), in: nil, exempting: ArchiveExemptions())
+        #expect(archived == 2)  // a and e: p is pinned, b active, c grouped, d recent
+        #expect(try store.format(browser, names) == "p | b* [ 0 c ] d")
+        // e's opener a was archived: e lost it as on a close, and keeps it as data.
+        let tabs = try archive.archivedTabs()
+        #expect(tabs.map(\.id) == [names.webStateID("a"), names.webStateID("e")])
+        #expect(tabs.map(\.formerIndex) == [1, 5])
+        #expect(tabs.map(\.formerBrowser) == [browser, browser])
+        #expect(tabs[1].formerOpener == names.webStateID("a"))
+        #expect(tabs.map(\.title) == ["Page a", "Page e"])
+        // No window shows the archive, and no history row was touched.
+        #expect(try store.browsers.browsers().map(\.id) == [browser])
+        #expect(try Self.historyRows(store) == entriesBefore)
+        #expect(try store.histories.history(of: names.webStateID("a")).items.map(\.title) == ["Page a"])
+        try store.reopen()
+        #expect(try SessionStoreFile.check(atPath: try #require(store.path)).isEmpty)
+    }
+
+    @Test func restore_putsTabsBackAtTheirFormerPlaces_withoutTheirOpener() throws {
+        let (store, browser, names) = try seeded("| a b* c d", openers: ["c": "a"])
+        let archive = SQLiteTabArchiveRepository(database: store.database)
+        try archive.archive(olderThan: Date(), in: browser, exempting: ArchiveExemptions())
+        #expect(try store.format(browser, names) == "| b*")
+        try archive.restore([names.webStateID("c"), names.webStateID("a")], to: nil, placement: .formerPosition)
+        #expect(try store.format(browser, names) == "| a b* c")
+        #expect(try store.tabs.webStateList(in: browser).webStates.allSatisfy { $0.opener == nil })
+        try archive.restore([names.webStateID("d")], to: nil, placement: .end)
+        #expect(try store.format(browser, names) == "| a b* c d")
+        #expect(try archive.archivedTabs().isEmpty)
+        #expect(try store.histories.history(of: names.webStateID("c")).items.map(\.title) == ["Page c"])
+        #expect(throws: StorageError.unknownTab(names.webStateID("d").uuidString)) {
+            try archive.restore([names.webStateID("d")], to: nil, placement: .end)
+        }
+        try store.reopen()
+        #expect(try SessionStoreFile.check(atPath: try #require(store.path)).isEmpty)
+    }
+
+    @Test func groupedTabs_whenNotExempt_takeTheirGroupsLookAndGetItBack() throws {
+        let look = TabGroupVisualData(title: "Trip", color: .cyan)
+        let (store, browser, names) = try seeded("| a* [ 0 b c ] d", groups: ["0": look])
+        let archive = SQLiteTabArchiveRepository(database: store.database)
+        try archive.archive(olderThan: Date(), in: nil, exempting: ArchiveExemptions(grouped: false))
+        // The emptied group is deleted; the archive keeps its title and colour.
+        #expect(try store.format(browser, names) == "| a*")
+        #expect(try store.tabs.webStateList(in: browser).groups.isEmpty)
+        #expect(try archive.archivedTabs().compactMap(\.formerGroup) == [
+            TabGroup(id: names.groupID("0"), visualData: look), TabGroup(id: names.groupID("0"), visualData: look),
+        ])
+        try archive.restore([names.webStateID("b"), names.webStateID("c")], to: nil, placement: .formerPosition)
+        let list = try store.tabs.webStateList(in: browser)
+        #expect(names.format(list) == "| a* [ 0 b c ]")
+        #expect(list.groups[names.groupID("0")]?.visualData == look)
+    }
+
+    @Test func pinnedTabs_whenNotExempt_areArchivedUnpinned() throws {
+        let (store, browser, names) = try seeded("p q | a*")
+        let archive = SQLiteTabArchiveRepository(database: store.database)
+        try archive.archive(olderThan: Date(), in: nil, exempting: ArchiveExemptions(pinned: false))
+        #expect(try store.format(browser, names) == "| a*")
+        try archive.restore([names.webStateID("q")], to: browser, placement: .end)
+        #expect(try store.format(browser, names) == "| a* q")
+    }
+
+    /// Every history row, to show archiving writes none.
+    private static func historyRows(_ store: TemporaryStore) throws -> [String] {
+        try store.database.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT id || ' ' || tab_id || ' ' || sequence || ' ' || url FROM navigation_entries ORDER BY id
+                """)
+        }
+    }
+}
