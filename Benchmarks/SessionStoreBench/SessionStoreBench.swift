@@ -85,6 +85,9 @@ struct SessionStoreBench: ParsableCommand {
     @Option(help: "What --large measures: commands, mediator, bytes, comma separated (default: all; a store already in --directory is reused).")
     var largeParts = "commands,mediator,bytes"
 
+    @Option(help: "Instead of the mutations: archive all but REMAINING of a TOTAL-tab window in one call (TOTAL,REMAINING), then open and mutate it beside a REMAINING-tab store (issue 38).")
+    var archive: String?
+
     @Option(help: .hidden) var childRestore: String?
     @Option(help: .hidden) var childPath: String?
     @Option(help: .hidden) var childInstructions: String?
@@ -142,6 +145,19 @@ struct SessionStoreBench: ParsableCommand {
             }
             let result = try MirrorRestart.run(tabs: parts[0], windows: parts[1], root: root)
             for line in MirrorRestart.lines(result) { print(line) }
+            return
+        }
+
+        if let archive {
+            let parts = archive.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard parts.count == 2, parts[0] > parts[1], parts[1] >= 2 else {
+                throw ValidationError("--archive is TOTAL,REMAINING, with TOTAL > REMAINING >= 2")
+            }
+            let result = try ArchiveBench.run(
+                total: parts[0], remaining: parts[1], root: root, configuration: storeConfiguration,
+                rounds: quick ? 3 : 9, progress: progress)
+            print("sessionstore-bench --archive \(archive): \(ProcessInfo.processInfo.activeProcessorCount) cores")
+            for line in ArchiveBench.lines(result) { print(line) }
             return
         }
 

@@ -59,6 +59,20 @@ public struct ArchiveExemptions: Hashable, Sendable {
     }
 }
 
+/// What one call that archives tabs did.
+public struct TabArchiveResult: Hashable, Sendable {
+    /// How many tabs left their windows.
+    public var archived: Int
+    /// How many rows the call inserted, updated or deleted, those its triggers wrote included.
+    public var rowsWritten: Int
+
+    /// Creates a result.
+    public init(archived: Int, rowsWritten: Int) {
+        self.archived = archived
+        self.rowsWritten = rowsWritten
+    }
+}
+
 /// Where a restored archived tab goes.
 public enum ArchiveRestorePlacement: Hashable, Sendable {
     /// Its former index (clamped), and its former group when that group is there or can be made again.

@@ -18,15 +18,17 @@ public protocol TabArchiveRepository: Sendable {
     ///   - cutoff: Tabs whose ``WebState/lastActiveAt`` is earlier are archived.
     ///   - browser: Only this window; every open window when `nil`.
     ///   - exemptions: Which tabs stay; the active tab always does.
-    /// - Returns: How many tabs were archived.
+    /// - Returns: How many tabs were archived, and how many rows that wrote.
     @discardableResult
-    func archive(olderThan cutoff: Date, in browser: BrowserID?, exempting exemptions: ArchiveExemptions) throws -> Int
+    func archive(
+        olderThan cutoff: Date, in browser: BrowserID?, exempting exemptions: ArchiveExemptions
+    ) throws -> TabArchiveResult
 
     /// ``archive(olderThan:in:exempting:)``, off the caller's thread.
     @discardableResult
     func archive(
         olderThan cutoff: Date, in browser: BrowserID?, exempting exemptions: ArchiveExemptions
-    ) async throws -> Int
+    ) async throws -> TabArchiveResult
 
     /// Every archived tab, in the order they were archived.
     func archivedTabs() throws -> [ArchivedTab]

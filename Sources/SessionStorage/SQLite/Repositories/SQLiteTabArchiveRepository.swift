@@ -22,14 +22,14 @@ public final class SQLiteTabArchiveRepository: TabArchiveRepository {
     @discardableResult
     public func archive(
         olderThan cutoff: Date, in browser: BrowserID? = nil, exempting exemptions: ArchiveExemptions = ArchiveExemptions()
-    ) throws -> Int {
+    ) throws -> TabArchiveResult {
         try database.mutate(archiving(olderThan: cutoff, in: browser, exempting: exemptions))
     }
 
     @discardableResult
     public func archive(
         olderThan cutoff: Date, in browser: BrowserID? = nil, exempting exemptions: ArchiveExemptions = ArchiveExemptions()
-    ) async throws -> Int {
+    ) async throws -> TabArchiveResult {
         try await database.mutate(archiving(olderThan: cutoff, in: browser, exempting: exemptions))
     }
 
@@ -67,8 +67,9 @@ public final class SQLiteTabArchiveRepository: TabArchiveRepository {
 
     private func archiving(
         olderThan cutoff: Date, in only: BrowserID?, exempting exemptions: ArchiveExemptions
-    ) -> @Sendable (Database) throws -> Int {
+    ) -> @Sendable (Database) throws -> TabArchiveResult {
         { [cache] db in
+            let changesBefore = db.totalChangesCount
             let browsers: [BrowserID]
             if let only {
                 guard try WebStateListRows.revision(db, browser: only) != nil, try !Self.isArchive(db, only) else {
@@ -134,7 +135,7 @@ public final class SQLiteTabArchiveRepository: TabArchiveRepository {
                 total += indexes.count
             }
             if let archive { try Self.changed(db, archive: archive, cache: cache) }
-            return total
+            return TabArchiveResult(archived: total, rowsWritten: db.totalChangesCount - changesBefore)
         }
     }
 

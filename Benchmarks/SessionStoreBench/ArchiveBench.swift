@@ -1,0 +1,127 @@
+import Foundation
+import SessionModel
+import SessionStorage
+
+/// Issue 38's archive goals: archiving most of a large window in one call, then opening the
+/// store as fast as a store that only ever held the tabs that stayed, with mutations on those
+/// tabs as cheap.
+enum ArchiveBench {
+    struct Result {
+        var total: Int
+        var remaining: Int
+        var archived: TabArchiveResult
+        var archiveNanoseconds: UInt64
+        var openArchived: Samples
+        var openSmall: Samples
+        var mutateArchived: Samples
+        var mutateSmall: Samples
+    }
+
+    /// Seeds a `total`-tab window whose tabs are all unused but every tenth, archives them in one
+    /// call, and measures opening and mutating it beside a store seeded with the `remaining` tabs.
+    static func run(
+        total: Int, remaining: Int, root: String, configuration: SessionDatabase.Configuration, rounds: Int,
+        progress: (String) -> Void
+    ) throws -> Result {
+        let archivedPath = root + "/archive-\(total).sqlite"
+        let smallPath = root + "/archive-small-\(remaining).sqlite"
+        progress("seeding a \(total)-tab window and a \(remaining)-tab one (histories in SQL)")
+        try StoreSubject.seed(atPath: archivedPath, tabCount: total, configuration: configuration)
+        try StoreSubject.seed(atPath: smallPath, tabCount: remaining, configuration: configuration)
+        // Every tab but one in `total / remaining` was last active in 2020.
+        let step = max(total / remaining, 1)
+        let connection = try RawConnection(path: archivedPath, synchronous: "normal")
+        try connection.execute("""
+            WITH ordered AS (SELECT id, ROW_NUMBER() OVER (ORDER BY sort_key) - 1 AS n FROM tabs)
+            UPDATE tabs SET last_active_at = '2020-01-01 00:00:00.000'
+            WHERE id IN (SELECT id FROM ordered WHERE n % \(step) <> 0)
+            """)
+        try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+        progress("archiving \(total - remaining) of \(total) tabs in one call")
+        let database = try SessionDatabase.open(atPath: archivedPath, configuration: configuration)
+        let archive = SQLiteTabArchiveRepository(database: database)
+        let started = monotonicNanoseconds()
+        let archived = try archive.archive(
+            olderThan: Date(timeIntervalSince1970: 1_600_000_000), in: nil, exempting: ArchiveExemptions())
+        let archiveNanoseconds = monotonicNanoseconds() - started
+        try database.close()
+
+        progress("opening each store and loading its first window and its active tab's history, \(rounds) times each")
+        var openArchived = Samples()
+        var openSmall = Samples()
+        for _ in 0..<rounds {
+            try openArchived.measure { try openAndLoad(archivedPath, configuration: configuration) }
+            try openSmall.measure { try openAndLoad(smallPath, configuration: configuration) }
+        }
+        progress("\(rounds * 5) moves and activations on each store's remaining tabs")
+        let mutateArchived = try mutate(archivedPath, rounds: rounds * 5, configuration: configuration)
+        let mutateSmall = try mutate(smallPath, rounds: rounds * 5, configuration: configuration)
+        return Result(
+            total: total, remaining: remaining, archived: archived, archiveNanoseconds: archiveNanoseconds,
+            openArchived: openArchived, openSmall: openSmall, mutateArchived: mutateArchived, mutateSmall: mutateSmall)
+    }
+
+    /// Opens the store, then loads the first window's list (with its pages) and its active tab's history.
+    private static func openAndLoad(_ path: String, configuration: SessionDatabase.Configuration) throws {
+        let database = try SessionDatabase.open(atPath: path, configuration: configuration)
+        defer { try? database.close() }
+        guard let first = try SQLiteBrowserRepository(database: database).browsers().first else {
+            throw BenchError("\(path) has no window")
+        }
+        let snapshot = try SQLiteWebStateListRepository(database: database).snapshot(of: first.id)
+        if let active = snapshot.list.activeWebState {
+            _ = try SQLiteNavigationHistoryRepository(database: database).history(of: active.id)
+        }
+    }
+
+    /// Alternates a move and an activation on the first window, `rounds` times, each timed.
+    private static func mutate(_ path: String, rounds: Int, configuration: SessionDatabase.Configuration) throws -> Samples {
+        let database = try SessionDatabase.open(atPath: path, configuration: configuration)
+        defer { try? database.close() }
+        guard let first = try SQLiteBrowserRepository(database: database).browsers().first else {
+            throw BenchError("\(path) has no window")
+        }
+        let tabs = SQLiteWebStateListRepository(database: database)
+        let count = try tabs.webStateList(in: first.id).count
+        var generator = SplitMix64(seed: 38)
+        var samples = Samples()
+        for round in 0..<rounds {
+            let from = Int.random(in: 0..<count, using: &generator)
+            let to = Int.random(in: 0..<count, using: &generator)
+            try samples.measure {
+                if round.isMultiple(of: 2) {
+                    try tabs.move(in: first.id, from: from, to: to)
+                } else {
+                    try tabs.activate(in: first.id, at: from)
+                }
+            }
+        }
+        return samples
+    }
+
+    static func lines(_ result: Result) -> [String] {
+        let archived = result.archived.archived
+        let perTab = archived > 0 ? Double(result.archived.rowsWritten) / Double(archived) : 0
+        let open = (result.openArchived.p50 ?? 0) / max(result.openSmall.p50 ?? 1, 1)
+        let mutate = (result.mutateArchived.p50 ?? 0) / max(result.mutateSmall.p50 ?? 1, 1)
+        return [
+            "archive \(Report.formatCount(archived)) of \(Report.formatCount(result.total)) tabs, one call: "
+                + "\(Report.duration(Double(result.archiveNanoseconds))); \(result.archived.rowsWritten) rows written, "
+                + String(format: "%.2f", perTab) + " per archived tab",
+            "open + first window + active tab's history: p50 \(Report.duration(result.openArchived.p50)) after archiving, "
+                + "\(Report.duration(result.openSmall.p50)) on a store of \(Report.formatCount(result.remaining)) tabs "
+                + "(\(String(format: "%.2f", open))x)",
+            "move or activate on the remaining tabs: p50 \(Report.duration(result.mutateArchived.p50)) after archiving, "
+                + "\(Report.duration(result.mutateSmall.p50)) on the small store (\(String(format: "%.2f", mutate))x)",
+            "",
+            "Goals (issue 38, archive at scale):",
+            "  \(Goals.verdict(result.archiveNanoseconds <= 2_000_000_000)) archiving \(Report.formatCount(archived)) tabs "
+                + "in one call <= 2 s: \(Report.duration(Double(result.archiveNanoseconds)))",
+            "  \(Goals.verdict(open <= 1.1)) opening and loading after archiving <= 1.1x a store of the remaining tabs: "
+                + String(format: "%.2f", open) + "x",
+            "  \(Goals.verdict(mutate <= 1.1)) mutations on the remaining tabs as cheap (<= 1.1x): "
+                + String(format: "%.2f", mutate) + "x",
+        ]
+    }
+}
