@@ -19,6 +19,9 @@ extension SessionStore {
         @Flag(help: "Also list recently closed tabs, groups and windows.")
         var all = false
 
+        @Flag(help: "List the archived tabs instead: tabs taken out of their windows when unused, kept with their histories.")
+        var archived = false
+
         @Flag(help: "Print JSON instead of text.")
         var json = false
 
@@ -36,6 +39,7 @@ extension SessionStore {
         }
 
         func run() throws {
+            if archived { return try listArchived() }
             if json {
                 let report = try options.reading {
                     try SessionReport(
@@ -69,6 +73,45 @@ extension SessionStore {
                     if let closed { try write(SessionReport.closedLines(closed, ids: ids)) }
                 }
             }
+        }
+    
+        /// `ls --archived`: one line per archived tab, in the order they were archived.
+        private func listArchived() throws {
+            let tabs = try options.reading { try SQLiteTabArchiveRepository(database: $0).archivedTabs() }
+            if json { return try JSONOutput.print(ArchivedReport(tabs)) }
+            var lines = ["\(tabs.count) archived tab\(tabs.count == 1 ? "" : "s")"]
+            for tab in tabs {
+                let page = tab.url.map { tab.title.isEmpty ? $0 : "\(tab.title) — \($0)" } ?? "(no history)"
+                let place = tab.formerGroup.map { "[\($0.visualData.title.isEmpty ? "untitled" : $0.visualData.title)]" } ?? ""
+                lines.append("  \(tab.id.uuidString.prefix(8))  was \(String(tab.formerIndex).leftPadded(to: 3))  "
+                    + "\(SessionReport.time(tab.archivedAt))  \(place.rightPadded(to: 12))  \(page)")
+            }
+            try StandardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        }
+    }
+}
+
+/// What `ls --archived --json` prints.
+struct ArchivedReport: Encodable {
+    struct Tab: Encodable {
+        var id: String
+        var title: String
+        var url: String?
+        var formerBrowser: String?
+        var formerIndex: Int
+        var formerGroup: SessionReport.Group?
+        var archivedAt: Date
+        var lastActiveAt: Date
+    }
+
+    var archivedTabs: [Tab]
+
+    init(_ tabs: [ArchivedTab]) {
+        archivedTabs = tabs.map { tab in
+            Tab(
+                id: tab.id.uuidString, title: tab.title, url: tab.url, formerBrowser: tab.formerBrowser?.uuidString,
+                formerIndex: tab.formerIndex, formerGroup: tab.formerGroup.map(SessionReport.group(_:)),
+                archivedAt: tab.archivedAt, lastActiveAt: tab.lastActiveAt)
         }
     }
 }

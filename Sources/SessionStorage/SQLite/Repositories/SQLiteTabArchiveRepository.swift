@@ -58,6 +58,8 @@ public final class SQLiteTabArchiveRepository: TabArchiveRepository {
     /// What `archived_tabs` keeps of one tab, as the statements read it from JSON.
     private struct Record: Encodable {
         var id: String
+        /// The tab's rank among this call's tabs of its window, in list order: its place in the archive.
+        var rank: Int
         var index: Int
         var opener: String?
         var group: String?
@@ -99,7 +101,7 @@ public final class SQLiteTabArchiveRepository: TabArchiveRepository {
                     indexes.append(index)
                     let visualData = group.flatMap { list.groups[$0]?.visualData }
                     records.append(Record(
-                        id: webState.id.uuidString, index: index, opener: webState.opener?.openerID.uuidString,
+                        id: webState.id.uuidString, rank: records.count, index: index, opener: webState.opener?.openerID.uuidString,
                         group: group?.uuidString, title: visualData?.title, color: visualData?.color.rawValue))
                 }
                 guard !indexes.isEmpty else {
@@ -112,6 +114,8 @@ public final class SQLiteTabArchiveRepository: TabArchiveRepository {
                     db, browser: browser, stored: &stored, ownsNewTabs: false
                 ) { try $0.remove(RemovingIndexes(indexes)) }
 
+                // In identifier order, the rows' key order: each statement walks the tables once, in order.
+                records.sort { $0.id < $1.id }
                 let json = String(decoding: try JSONEncoder().encode(records), as: UTF8.self)
                 try db.execute(sql: """
                     INSERT OR REPLACE INTO archived_tabs (tab_id, former_browser_id, former_index, former_opener_id,
@@ -127,7 +131,7 @@ public final class SQLiteTabArchiveRepository: TabArchiveRepository {
                     db, sql: "SELECT max(sort_key) FROM tabs WHERE browser_id = ?", arguments: [archiveID.uuidString]
                 ) ?? 0) + (1 << 32)
                 try db.execute(sql: """
-                    UPDATE tabs SET browser_id = ?, group_id = NULL, is_pinned = 0, sort_key = ? + j.key * 4294967296
+                    UPDATE tabs SET browser_id = ?, group_id = NULL, is_pinned = 0, sort_key = ? + json_extract(j.value, '$.rank') * 4294967296
                     FROM json_each(?) AS j WHERE tabs.id = json_extract(j.value, '$.id')
                     """, arguments: [archiveID.uuidString, base, json])
                 try WebStateListRows.write(db, browser: browser, stored: &stored, list: newList, change: change)
