@@ -274,7 +274,7 @@ extension FirefoxArchiveBuilder {
             add("dropped", brokenSplits, "split view", "split views",
                 "that are not two neighbouring tabs, both pinned or neither, in one group (their tabs kept as single tabs)")
             add("dropped", unlistedSplits, "split view", "split views",
-                "missing from its window's splitViews list or not of two tabs there (their tabs kept as single tabs)")
+                "that their window's splitViews list lacks or gives other than two tabs (their tabs kept as single tabs)")
             add("did not import", closedGroups, "closed tab group", "closed tab groups")
             add("did not import", savedGroups, "saved tab group", "saved tab groups")
             return lines
