@@ -174,15 +174,8 @@ import Testing
 
     /// What the fixture script did (`expected.json` beside the fixtures).
     struct Expected: Decodable {
-        struct Group: Decodable {
-            var title: String
-            var color: String
-        }
-
-        struct Page: Decodable, Equatable {
-            var url: String
-            var title: String
-        }
+        typealias Group = FirefoxSessionReaderTests.Expected.Group
+        typealias Page = FirefoxSessionReaderTests.Expected.Page
 
         struct Tab: Decodable {
             var url: String

@@ -98,10 +98,8 @@ struct ChromiumSessionLog {
             try payload.expectSize(8)
             windows[payload.int32(at: 0)!, default: Window()].type = ChromiumWindowType(payload.int32(at: 4)!)
         case .setTabGroup:
-            // {int32 tab_id; 4 bytes padding; uint64 high; uint64 low; bool has_group; 7 bytes padding}
-            try payload.expectSize(32)
-            let token = ChromiumToken(high: payload.uint64(at: 8)!, low: payload.uint64(at: 16)!)
-            tabs[payload.int32(at: 0)!, default: Tab()].group = payload.bool(at: 24)! ? token : nil
+            let (tab, token) = try Self.tabToken(payload)
+            tabs[tab, default: Tab()].group = token
         case .setTabGroupMetadata2:
             var pickle = try Pickle(payload.bytes)
             let token = try pickle.token()
@@ -116,10 +114,8 @@ struct ChromiumSessionLog {
                 groups[token]?.savedGUID = try pickle.string("the saved group id")
             }
         case .setSplitTab:
-            // {int32 tab_id; 4 bytes padding; uint64 high; uint64 low; bool has_split; 7 bytes padding}
-            try payload.expectSize(32)
-            let token = ChromiumToken(high: payload.uint64(at: 8)!, low: payload.uint64(at: 16)!)
-            tabs[payload.int32(at: 0)!, default: Tab()].split = payload.bool(at: 24)! ? token : nil
+            let (tab, token) = try Self.tabToken(payload)
+            tabs[tab, default: Tab()].split = token
         case .setSplitTabData:
             var pickle = try Pickle(payload.bytes)
             let token = try pickle.token("a split token")
@@ -145,6 +141,15 @@ struct ChromiumSessionLog {
              .setPlatformSessionId:
             break  // Known, and nothing this store keeps.
         }
+    }
+
+    /// A `TabGroupPayload` or `SplitTabPayload` (commands 25 and 36): `{int32 tab_id;
+    /// 4 bytes padding; uint64 high; uint64 low; bool has_token; 7 bytes padding}`.
+    /// The tab, and its group's or split's token, `nil` when the flag is off.
+    private static func tabToken(_ payload: FixedPayload) throws(MalformedPayload) -> (Int32, ChromiumToken?) {
+        try payload.expectSize(32)
+        let token = ChromiumToken(high: payload.uint64(at: 8)!, low: payload.uint64(at: 16)!)
+        return (payload.int32(at: 0)!, payload.bool(at: 24)! ? token : nil)
     }
 
     /// Puts `navigation` in index order, replacing the one of the same index, in
