@@ -147,6 +147,37 @@ import Testing
         ])
     }
 
+    @Test func read_handBuiltClosedWindowAndClosedGroup_keepTheirSplits() throws {
+        // Hand-built: the open window's session moved to _closedWindows, and a closed group whose two
+        // tabs were a split view (TabGroupState.closed lists it in the group's splitViews).
+        var session = Self.handBuiltSession(
+            [(nil, false, nil), (3, false, nil), (3, false, nil)], splitViews: [["id": 3, "numberOfTabs": 2]])
+        var windows = session["windows"] as! [[String: Any]]
+        var closedWindow = windows[0]
+        closedWindow["closedAt"] = 1_700_000_000_000
+        windows[0]["splitViews"] = []
+        windows[0]["tabs"] = [["entries": [["url": "https://example.com/open", "title": "Open"]], "index": 1]]
+        let closedTab: (Int) -> [String: Any] = { number in
+            ["state": ["entries": [["url": "https://example.com/g\(number)", "title": "G\(number)"]], "index": 1,
+                       "splitViewId": 5, "groupId": "gone"]]
+        }
+        windows[0]["closedGroups"] = [[
+            "id": "gone", "name": "Gone", "color": "cyan", "tabs": [closedTab(1), closedTab(2)],
+            "splitViews": [["id": 5, "numberOfTabs": 2]],
+        ]]
+        session["windows"] = windows
+        session["_closedWindows"] = [closedWindow]
+        let result = try Self.readHandBuilt(session)
+        try result.archive.check()
+        let closed = try #require(result.archive.browsers.first { $0.closedEntry != nil })
+        #expect(closed.splits.count == 1)
+        #expect(closed.tabs.map { $0.split != nil } == [false, true, true])
+        let group = try #require(result.closedGroups.first)
+        #expect(group.splits.count == 1)
+        #expect(group.tabs.allSatisfy { $0.split == group.splits.first?.id && $0.group == group.id })
+        #expect(result.skipped == ["did not import 1 closed tab group"])
+    }
+
     @Test func read_handBuiltOddClosedGroup_isCountedAndTheRestRead() throws {
         // Hand-built: a closed group that is not an object, and one with a tab without history.
         var session = Self.handBuiltSession([(nil, false, nil)], splitViews: [])
