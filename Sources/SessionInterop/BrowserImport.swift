@@ -1,4 +1,5 @@
 import Foundation
+import SessionModel
 import SessionStorage
 
 /// What a browser's session file held, as a document this store imports, and
@@ -13,6 +14,14 @@ public struct BrowserImport: Sendable {
     /// One line per kind of thing that was skipped (for example unknown
     /// command ids and how many), for the command to print as notes.
     public var skipped: [String]
+    /// Saved tab groups the reader found, not part of ``archive`` (the store
+    /// has no saved groups yet); ``skipped`` counts them.
+    package var savedGroups: [ImportedTabGroup] = []
+    /// Closed tab groups the reader found, not part of ``archive``; ``skipped`` counts them.
+    package var closedGroups: [ImportedTabGroup] = []
+    /// The groups of ``archive`` that the browser marks saved, with the
+    /// browser's own id for each (Chromium's `saved_guid`).
+    package var savedGroupIDs: [TabGroupID: String] = [:]
 
     /// Creates an import result.
     public init(archive: SessionArchive, skipped: [String] = []) {

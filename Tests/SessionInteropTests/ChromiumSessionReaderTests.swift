@@ -81,23 +81,8 @@ import Testing
     }
 
     /// The command frames of an SNSS file, walked here independently of the reader.
-    private struct Frame {
-        var offset: Int
-        var size: Int
-        var id: UInt8
-        var payloadStart: Int { offset + 3 }
-    }
-
-    private func frames(_ bytes: [UInt8]) -> [Frame] {
-        var frames: [Frame] = []
-        var offset = 8
-        while offset + 2 <= bytes.count {
-            let size = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
-            guard size > 0, offset + 2 + size <= bytes.count else { break }
-            frames.append(Frame(offset: offset, size: size, id: bytes[offset + 2]))
-            offset += 2 + size
-        }
-        return frames
+    private func frames(_ bytes: [UInt8]) -> [SNSSTestFrames.Frame] {
+        SNSSTestFrames.frames(bytes)
     }
 
     private func frame(id: UInt8, size: Int, filler: UInt8) -> [UInt8] {

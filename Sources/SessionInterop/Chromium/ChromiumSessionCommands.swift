@@ -1,6 +1,6 @@
 /// The command ids of a `Session_*` file (open windows and tabs), as Chromium
 /// numbers them in `components/sessions/core/session_service_commands.cc`
-/// (`kCommandSetTabWindow` = 0 … `kCommandAddWindowExtraData` = 34).
+/// (`kCommandSetTabWindow` = 0 … `kCommandSetSplitTabData` = 37).
 ///
 /// Ids 1, 10, 22 and 26 are obsolete there and 3, 4 were never used; they are
 /// unknown here. Every id listed is understood: the ones this store has no use
@@ -65,17 +65,26 @@ enum SessionCommandID: UInt8, CaseIterable, Sendable {
     case addTabExtraData = 33
     /// `kCommandAddWindowExtraData`: a pickle of the window id, a key and data.
     case addWindowExtraData = 34
+    /// `kCommandSetPlatformSessionId`: a pickle of one string.
+    case setPlatformSessionId = 35
+    /// `kCommandSetSplitTab`: `{int32 tab_id, uint64 high, uint64 low, bool has_split}` (32 bytes with
+    /// padding, shaped like `kCommandSetTabGroup`).
+    case setSplitTab = 36
+    /// `kCommandSetSplitTabData`: a pickle of the split token, a `double` ratio and a layout string
+    /// (`"Vertical"` or `"Horizontal"`).
+    case setSplitTabData = 37
 }
 
 /// The command ids of a `Tabs_*` file (recently closed tabs, groups and
 /// windows), as Chromium numbers them in
 /// `components/sessions/core/tab_restore_service_impl.cc`
-/// (`kCommandUpdateTabNavigation` = 1 … `kCommandAddTabExtraData` = 14).
+/// (`kCommandUpdateTabNavigation` = 1 … `kCommandSetTabSplitData` = 16).
 ///
 /// A closed tab is `selectedNavigationInTab`, then its optional pinned, group,
 /// app and user-agent commands, then one `updateTabNavigation` per entry. A
 /// closed window or group is its `window` or `createGroup` command followed by
-/// that many closed-tab sequences.
+/// that many closed-tab sequences; a closed split view is its `createSplit`
+/// command followed by two.
 enum TabRestoreCommandID: UInt8, CaseIterable, Sendable {
     /// `kCommandUpdateTabNavigation`: a pickle of the tab id and a `SerializedNavigationEntry`.
     case updateTabNavigation = 1
@@ -107,4 +116,9 @@ enum TabRestoreCommandID: UInt8, CaseIterable, Sendable {
     case createGroup = 13
     /// `kCommandAddTabExtraData`.
     case addTabExtraData = 14
+    /// `kCommandCreateSplit`: a pickle of the split token, entry id, `int64` timestamp, `double` ratio
+    /// and `int32` layout (0 vertical, 1 horizontal); the next two closed tabs are its tabs.
+    case createSplit = 15
+    /// `kCommandSetTabSplitData`: a pickle of the tab's split token, `double` ratio and `int32` layout.
+    case setTabSplitData = 16
 }

@@ -4,6 +4,9 @@ import Foundation
 /// `RestoreSessionFromCommands` does (`components/sessions/core/session_service_commands.cc`:
 /// `CreateTabsAndWindows`, `AddTabsToWindows`, `SortTabsBasedOnVisualOrderAndClear`,
 /// `UpdateSelectedTabIndex`):
+/// - a tab's group and split view are tokens that its window's groups and
+///   split views are found by; a split view without data takes Chromium's
+///   defaults (half and half, side by side);
 /// - commands apply in file order, later ones overriding earlier ones; a tab or
 ///   window springs into being at the first command naming it;
 /// - tab closed and window closed commands remove them; navigation-path-pruned
@@ -23,6 +26,7 @@ struct ChromiumSessionLog {
         var currentIndex: Int32 = -1
         var pinned = false
         var group: ChromiumToken?
+        var split: ChromiumToken?
         var lastActive: Date?
     }
 
@@ -34,6 +38,7 @@ struct ChromiumSessionLog {
     private var tabs: [Int32: Tab] = [:]
     private var windows: [Int32: Window] = [:]
     private var groups: [ChromiumToken: ChromiumGroupVisuals] = [:]
+    private var splits: [ChromiumToken: ChromiumSplitVisuals] = [:]
     private var activeWindow: Int32?
 
     /// Replays `file`'s commands, noting what it skips in `notes`.
@@ -93,10 +98,8 @@ struct ChromiumSessionLog {
             try payload.expectSize(8)
             windows[payload.int32(at: 0)!, default: Window()].type = ChromiumWindowType(payload.int32(at: 4)!)
         case .setTabGroup:
-            // {int32 tab_id; 4 bytes padding; uint64 high; uint64 low; bool has_group; 7 bytes padding}
-            try payload.expectSize(32)
-            let token = ChromiumToken(high: payload.uint64(at: 8)!, low: payload.uint64(at: 16)!)
-            tabs[payload.int32(at: 0)!, default: Tab()].group = payload.bool(at: 24)! ? token : nil
+            let (tab, token) = try Self.tabToken(payload)
+            tabs[tab, default: Tab()].group = token
         case .setTabGroupMetadata2:
             var pickle = try Pickle(payload.bytes)
             let token = try pickle.token()
@@ -105,6 +108,21 @@ struct ChromiumSessionLog {
             visuals.color = try pickle.uint32("the group colour")
             visuals.collapsed = (try? pickle.bool()) ?? false  // added in M88
             groups[token] = visuals
+            // is_saved, then saved_guid (M113). Like Chromium, a missing id after is_saved keeps the
+            // visual data read so far; the command still counts as malformed.
+            if (try? pickle.bool()) == true {
+                groups[token]?.savedGUID = try pickle.string("the saved group id")
+            }
+        case .setSplitTab:
+            let (tab, token) = try Self.tabToken(payload)
+            tabs[tab, default: Tab()].split = token
+        case .setSplitTabData:
+            var pickle = try Pickle(payload.bytes)
+            let token = try pickle.token("a split token")
+            let ratio = try pickle.double("the split ratio")
+            // SplitTabLayoutFromString: anything but "Horizontal" is vertical.
+            let layout = try pickle.string("the split layout")
+            splits[token] = ChromiumSplitVisuals(ratio: ratio, layout: layout == "Horizontal" ? .horizontal : .vertical)
         case .setPinnedState:
             // {int32 tab_id; bool pinned; 3 bytes padding}
             try payload.expectSize(8)
@@ -119,9 +137,19 @@ struct ChromiumSessionLog {
                 ChromiumTime.date(microsecondsSince1601: payload.int64(at: 8)!)
         case .setExtensionAppID, .setWindowBounds3, .setWindowAppName, .setTabUserAgentOverride,
              .sessionStorageAssociated, .setWindowWorkspace2, .setTabGuid, .setTabUserAgentOverride2, .setTabData,
-             .setWindowUserTitle, .setWindowVisibleOnAllWorkspaces, .addTabExtraData, .addWindowExtraData:
+             .setWindowUserTitle, .setWindowVisibleOnAllWorkspaces, .addTabExtraData, .addWindowExtraData,
+             .setPlatformSessionId:
             break  // Known, and nothing this store keeps.
         }
+    }
+
+    /// A `TabGroupPayload` or `SplitTabPayload` (commands 25 and 36): `{int32 tab_id;
+    /// 4 bytes padding; uint64 high; uint64 low; bool has_token; 7 bytes padding}`.
+    /// The tab, and its group's or split's token, `nil` when the flag is off.
+    private static func tabToken(_ payload: FixedPayload) throws(MalformedPayload) -> (Int32, ChromiumToken?) {
+        try payload.expectSize(32)
+        let token = ChromiumToken(high: payload.uint64(at: 8)!, low: payload.uint64(at: 16)!)
+        return (payload.int32(at: 0)!, payload.bool(at: 24)! ? token : nil)
     }
 
     /// Puts `navigation` in index order, replacing the one of the same index, in
@@ -181,15 +209,18 @@ struct ChromiumSessionLog {
                 let current = navigations.firstIndex { $0.index >= member.tab.currentIndex } ?? navigations.count - 1
                 return ChromiumRestoredTab(
                     navigations: navigations, currentIndex: current, pinned: member.tab.pinned,
-                    group: member.tab.group, lastActive: member.tab.lastActive)
+                    group: member.tab.group, split: member.tab.split, lastActive: member.tab.lastActive)
             }
             let selected = members.firstIndex { $0.tab.visualIndex == window.selectedTabIndex } ?? 0
             var visuals: [ChromiumToken: ChromiumGroupVisuals] = [:]
+            var splitVisuals: [ChromiumToken: ChromiumSplitVisuals] = [:]
             for tab in tabs {
                 if let group = tab.group { visuals[group] = groups[group] ?? ChromiumGroupVisuals() }
+                if let split = tab.split { splitVisuals[split] = splits[split] ?? ChromiumSplitVisuals() }
             }
             restored.append(ChromiumRestoredWindow(
-                tabs: tabs, selectedIndex: selected, groups: visuals, isActive: windowID == activeWindow))
+                tabs: tabs, selectedIndex: selected, groups: visuals, splits: splitVisuals,
+                isActive: windowID == activeWindow))
         }
         if !skipped.isEmpty {
             notes.note("skipped \(skipped.count) \(skipped.count == 1 ? "window that is" : "windows that are") "

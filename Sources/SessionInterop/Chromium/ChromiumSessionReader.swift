@@ -16,6 +16,13 @@ import SessionStorage
 ///   window of `Session_*` is that window again: it gives the open window the
 ///   titles `Session_*` lacked (Chromium writes a tab's first entry there
 ///   before its title is known), and is left out (and counted).
+/// - Split views (commands 36 and 37, and `Tabs_*` 15 and 16) become splits
+///   when they hold two neighbouring tabs, both pinned or neither, in one
+///   group; others are dropped and counted. A closed split view's tabs become
+///   closed tabs (the store keeps no closed splits), counted.
+/// - A group Chromium marks saved keeps its saved id in
+///   ``BrowserImport/savedGroupIDs``; the saved-tab-group store itself
+///   (`Sync Data/LevelDB`), where closed saved groups live, is not read.
 ///
 /// Unknown command ids and unreadable payloads are skipped and counted in
 /// ``BrowserImport/skipped`` (Chromium itself stops at the first one); a file
@@ -38,6 +45,7 @@ public enum ChromiumSessionReader {
         var browsers: [SessionArchive.Browser] = []
         var closedEntries: [SessionArchive.ClosedEntry] = []
         var skipped: [String] = []
+        var savedGroupIDs: [TabGroupID: String] = [:]
         if let sessionPath = files.session {
             let file = try load(sessionPath)
             var notes = ChromiumReadNotes(fileName: (sessionPath as NSString).lastPathComponent)
@@ -46,6 +54,7 @@ public enum ChromiumSessionReader {
             var builder = ChromiumArchiveBuilder(fallbackTime: file.modified)
             browsers = openBrowsers(windows, builder: &builder)
             builder.note(into: &notes)
+            savedGroupIDs.merge(builder.savedGroupIDs) { first, _ in first }
             skipped += notes.lines
         }
         if let tabsPath = files.tabs {
@@ -61,6 +70,7 @@ public enum ChromiumSessionReader {
                 browsers += closed.browsers
                 closedEntries = closed.entries
                 builder.note(into: &notes)
+                savedGroupIDs.merge(builder.savedGroupIDs) { first, _ in first }
                 skipped += notes.lines
             } catch {
                 // A directory's Tabs_* file only adds closed entries: a bad one is noted, not fatal.
@@ -74,7 +84,10 @@ public enum ChromiumSessionReader {
         } catch {
             throw BrowserFileError(path: path, reason: "the session does not make a valid document: \(error)")
         }
-        return BrowserImport(archive: archive, skipped: skipped)
+        var result = BrowserImport(archive: archive, skipped: skipped)
+        let kept = Set(browsers.flatMap { $0.groups.map(\.id) } + closedEntries.compactMap { $0.group?.id })
+        result.savedGroupIDs = savedGroupIDs.filter { kept.contains($0.key) }
+        return result
     }
 
     /// A file's frames and modification time.
@@ -130,6 +143,7 @@ public enum ChromiumSessionReader {
         var entries: [SessionArchive.ClosedEntry] = []
         var browsers: [SessionArchive.Browser] = []
         var skippedWindows: [String] = []
+        var closedSplits = 0
         for entry in log.entries {
             let id = ClosedEntryID()
             let closedAt = entry.closedAt ?? builder.fallbackTime
@@ -149,20 +163,36 @@ public enum ChromiumSessionReader {
                 guard !tabs.isEmpty else { continue }
                 entries.append(SessionArchive.ClosedEntry(
                     id: id, kind: .group, closedAt: closedAt, group: builder.group(visuals), tabs: tabs))
+            case .split:
+                let tabs = entry.tabs.compactMap { builder.tab(restored($0)) }
+                guard !tabs.isEmpty else { continue }
+                closedSplits += 1
+                for (offset, tab) in tabs.enumerated() {
+                    entries.append(SessionArchive.ClosedEntry(
+                        id: offset == 0 ? id : ClosedEntryID(), kind: .tab, closedAt: closedAt, tabs: [tab]))
+                }
             case .window(let type):
                 guard type == .normal else {
                     skippedWindows.append("\(type.name), \(entry.tabs.count) \(entry.tabs.count == 1 ? "tab" : "tabs")")
                     continue
                 }
                 var groups: [ChromiumToken: ChromiumGroupVisuals] = [:]
-                for tab in entry.tabs { if let group = tab.group { groups[group.token] = group.visuals } }
+                var splits: [ChromiumToken: ChromiumSplitVisuals] = [:]
+                for tab in entry.tabs {
+                    if let group = tab.group { groups[group.token] = group.visuals }
+                    if let split = tab.split { splits[split.token] = split.visuals }
+                }
                 let window = ChromiumRestoredWindow(
                     tabs: entry.tabs.map(restored), selectedIndex: Int(entry.selectedTabIndex), groups: groups,
-                    isActive: false)
+                    splits: splits, isActive: false)
                 guard let browser = builder.browser(window, closedEntry: id) else { continue }
                 browsers.append(browser)
                 entries.append(SessionArchive.ClosedEntry(id: id, kind: .window, closedAt: closedAt, browser: browser.id))
             }
+        }
+        if closedSplits > 0 {
+            notes.note("kept the tabs of \(closedSplits) closed split \(closedSplits == 1 ? "view" : "views") "
+                + "as closed tabs (the store keeps no closed split views)")
         }
         if !skippedWindows.isEmpty {
             notes.note("skipped \(skippedWindows.count) closed \(skippedWindows.count == 1 ? "window that is" : "windows that are") "
@@ -206,7 +236,7 @@ public enum ChromiumSessionReader {
     private static func restored(_ tab: ChromiumTabRestoreLog.Tab) -> ChromiumRestoredTab {
         ChromiumRestoredTab(
             navigations: tab.navigations, currentIndex: Int(tab.currentIndex), pinned: tab.pinned,
-            group: tab.group?.token, lastActive: nil)
+            group: tab.group?.token, split: tab.split?.token, lastActive: nil)
     }
 }
 

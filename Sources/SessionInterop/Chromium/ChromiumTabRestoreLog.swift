@@ -4,8 +4,9 @@ import Foundation
 /// Chromium's `TabRestoreServiceImpl::PersistenceDelegate::CreateEntriesFromCommands`
 /// does (`components/sessions/core/tab_restore_service_impl.cc`):
 /// - a window or group command opens an entry that the next `num_tabs`
-///   closed-tab sequences fill; a closed-tab sequence outside one is an entry
-///   of its own; an entry of an id seen before replaces the older one;
+///   closed-tab sequences fill, a split command one that the next two fill;
+///   a closed-tab sequence outside one is an entry of its own; an entry of an
+///   id seen before replaces the older one;
 /// - a restored-entry command removes the entry (or the tab of a window or
 ///   group) that was reopened;
 /// - in the end, tabs without entries and entries without tabs are dropped,
@@ -22,6 +23,8 @@ struct ChromiumTabRestoreLog {
         case window(ChromiumWindowType)
         /// A closed group with this token and visual data.
         case group(ChromiumToken, ChromiumGroupVisuals)
+        /// A closed split view with this token and visual data.
+        case split(ChromiumToken, ChromiumSplitVisuals)
     }
 
     /// One closed tab of an entry.
@@ -36,6 +39,8 @@ struct ChromiumTabRestoreLog {
         var pinned = false
         /// The group it was in, with its visual data.
         var group: (token: ChromiumToken, visuals: ChromiumGroupVisuals)?
+        /// The split view it was in, with its visual data (the defaults when the file's are invalid).
+        var split: (token: ChromiumToken, visuals: ChromiumSplitVisuals)?
         /// When the tab was closed, if written.
         var closedAt: Date?
     }
@@ -93,6 +98,8 @@ struct ChromiumTabRestoreLog {
             open(entry, notes: &notes)
         case .createGroup:
             open(try Self.group(payload), notes: &notes)
+        case .createSplit:
+            open(try Self.split(payload), notes: &notes)
         case .selectedNavigationInTab:
             // {int32 tab_id; int32 index; int64 timestamp}, or the first two fields alone (older files).
             guard payload.count == 16 || payload.count == 8 else {
@@ -126,10 +133,17 @@ struct ChromiumTabRestoreLog {
             var visuals = ChromiumGroupVisuals()
             visuals.title = try pickle.string16("the group title")
             visuals.color = try pickle.uint32("the group colour")
-            if (try? pickle.bool()) == true { _ = try? pickle.data() }  // is_saved, then the saved group id
+            if (try? pickle.bool()) == true { visuals.savedGUID = try? pickle.string() }  // is_saved, then its id
             // Chromium 156 writes one more bool: the group's collapsed state in the fixtures.
             visuals.collapsed = (try? pickle.bool()) ?? false
             entries[entry].tabs[tab].group = (token, visuals)
+        case .setTabSplitData:
+            guard let (entry, tab) = currentTab else { throw MalformedPayload("split data outside a closed tab") }
+            var pickle = try Pickle(payload.bytes)
+            let token = try pickle.token("a split token")
+            // Chromium keeps the split and drops visual data it finds invalid.
+            let visuals = (try? Self.splitVisuals(&pickle)) ?? ChromiumSplitVisuals()
+            entries[entry].tabs[tab].split = (token, visuals)
         case .setExtensionAppID, .setWindowAppName, .setTabUserAgentOverride, .setTabUserAgentOverride2,
              .setWindowUserTitle, .addTabExtraData:
             break  // Known, and nothing this store keeps.
@@ -178,8 +192,32 @@ struct ChromiumTabRestoreLog {
         var visuals = ChromiumGroupVisuals()
         visuals.title = try pickle.string16("the group title")
         visuals.color = try pickle.uint32("the group colour")
+        if (try? pickle.bool()) == true { visuals.savedGUID = try? pickle.string() }  // is_saved, then its id
         guard count > 0 else { throw MalformedPayload("a group of \(count) tabs") }
         return Entry(id: id, kind: .group(token, visuals), expectedTabs: Int(count))
+    }
+
+    /// A `kCommandCreateSplit` pickle: token, entry id, timestamp, ratio, layout;
+    /// the split holds the next two closed tabs.
+    private static func split(_ payload: FixedPayload) throws(MalformedPayload) -> Entry {
+        var pickle = try Pickle(payload.bytes)
+        let token = try pickle.token("a split token")
+        let id = try pickle.int32("the entry id")
+        let timestamp = try pickle.int64("the timestamp")
+        let visuals = try splitVisuals(&pickle)
+        return Entry(
+            id: id, kind: .split(token, visuals), closedAt: ChromiumTime.date(microsecondsSince1601: timestamp),
+            expectedTabs: 2)
+    }
+
+    /// A ratio and a layout as `ReadSplitTabVisualData` reads them: a `double`
+    /// from 0 to 1 and an `int` that is 0 (vertical) or 1 (horizontal).
+    private static func splitVisuals(_ pickle: inout Pickle) throws(MalformedPayload) -> ChromiumSplitVisuals {
+        let ratio = try pickle.double("the split ratio")
+        let layout = try pickle.int32("the split layout")
+        guard (0...1).contains(ratio) else { throw MalformedPayload("the split ratio \(ratio) is not from 0 to 1") }
+        guard layout == 0 || layout == 1 else { throw MalformedPayload("the split layout \(layout) is unknown") }
+        return ChromiumSplitVisuals(ratio: ratio, layout: layout == 1 ? .horizontal : .vertical)
     }
 
     private mutating func open(_ entry: Entry, notes: inout ChromiumReadNotes) {
@@ -193,7 +231,7 @@ struct ChromiumTabRestoreLog {
     /// Ends a window or group that still expected tabs (Chromium stops reading there).
     private mutating func closeContainer(notes: inout ChromiumReadNotes) {
         guard let container = openContainer else { return }
-        notes.note("a closed window or group announced \(entries[container].expectedTabs) more tabs than followed it")
+        notes.note("a closed window, group or split view announced \(entries[container].expectedTabs) more tabs than followed it")
         openContainer = nil
     }
 

@@ -71,6 +71,11 @@ struct Pickle {
         FixedPayload(try take(8, for: field)).uint64(at: 0)!
     }
 
+    /// Reads a `double` (8 bytes, IEEE 754, little-endian).
+    mutating func double(_ field: String = "a double") throws(MalformedPayload) -> Double {
+        Double(bitPattern: FixedPayload(try take(8, for: field)).uint64(at: 0)!)
+    }
+
     /// Reads a `bool` (an `int`; anything but 0 is true).
     mutating func bool(_ field: String = "a bool") throws(MalformedPayload) -> Bool {
         try int32(field) != 0
@@ -114,7 +119,7 @@ struct Pickle {
     }
 }
 
-/// A `base::Token`: the 128-bit identifier of a tab group.
+/// A `base::Token`: the 128-bit identifier of a tab group or a split view.
 struct ChromiumToken: Hashable, Sendable {
     /// The high 64 bits.
     var high: UInt64

@@ -8,9 +8,11 @@ import SessionStorage
 /// Every window becomes a browser with new identifiers: tabs in Firefox's
 /// order with pinned tabs first and each group's tabs together, Firefox's
 /// 1-based `selected` as the active tab and each tab's 1-based `index` as its
-/// current entry. Closed tabs become closed tab entries; closed windows
-/// become browsers named by a closed window entry. The result always passes
-/// `SessionArchive.check()`.
+/// current entry. Split views become splits with Chromium's default visual
+/// data (Firefox keeps no ratio or layout). Closed tabs become closed tab
+/// entries; closed windows become browsers named by a closed window entry.
+/// Saved and closed groups are read into ``ImportedTabGroup``s beside the
+/// document. The result always passes `SessionArchive.check()`.
 struct FirefoxArchiveBuilder {
     /// Used where Firefox recorded no usable time.
     private let fallbackTime: Date
@@ -18,7 +20,10 @@ struct FirefoxArchiveBuilder {
     private let maximumEntries: Int
     private var browsers: [SessionArchive.Browser] = []
     private var closedEntries: [SessionArchive.ClosedEntry] = []
-    private var tally = Tally()
+    private var savedGroups: [ImportedTabGroup] = []
+    private var closedGroups: [ImportedTabGroup] = []
+    /// What was left out, counted (the extensions in other files add to it).
+    var tally = Tally()
 
     /// The document and notes for `file`; `fileTime` stands in for times the
     /// file does not record (the session's own `lastUpdate` comes first).
@@ -35,11 +40,17 @@ struct FirefoxArchiveBuilder {
             builder.add(window, lastActive: nil, closedAt: time(window.closedAt) ?? builder.fallbackTime)
         }
         builder.tally.savedGroups += file.savedGroups?.count ?? 0
+        for source in file.savedGroups ?? [] {
+            if let source = source.value { builder.savedGroups.append(builder.keptGroup(source, browser: nil)) }
+        }
         let closed = builder.closedEntries.enumerated().sorted {
             ($0.element.closedAt, $1.offset) > ($1.element.closedAt, $0.offset)
         }.map(\.element)
-        return BrowserImport(
+        var result = BrowserImport(
             archive: SessionArchive(browsers: builder.browsers, closedEntries: closed), skipped: builder.tally.lines)
+        result.savedGroups = builder.savedGroups
+        result.closedGroups = builder.closedGroups
+        return result
     }
 
     /// A time in milliseconds since 1970, if it is one the store can keep
@@ -58,7 +69,8 @@ struct FirefoxArchiveBuilder {
         let browserID = BrowserID()
         let groups = groups(of: window)
         var items: [(original: Int, tab: SessionArchive.Tab)] = []
-        for (offset, source) in (window.tabs ?? []).enumerated() {
+        let sources = window.tabs ?? []
+        for (offset, source) in sources.enumerated() {
             var group: TabGroupID?
             if let firefoxGroup = source.groupId {
                 if source.pinned == true {
@@ -75,7 +87,11 @@ struct FirefoxArchiveBuilder {
             }
             items.append((offset, tab))
         }
-        let ordered = Self.listOrder(items, tally: &tally)
+        var ordered = Self.listOrder(items, tally: &tally)
+        var tabs = ordered.map(\.tab)
+        let splits = assignSplits(
+            &tabs, keys: ordered.map { sources[$0.original].splitViewId }, views: window.splitViews)
+        for index in ordered.indices { ordered[index].tab = tabs[index] }
         let kept = !ordered.isEmpty
         if kept {
             // Firefox selects the first tab when `selected` is missing (SessionStore.sys.mjs, restoreWindow).
@@ -88,13 +104,12 @@ struct FirefoxArchiveBuilder {
                 if let group = item.tab.group, !usedGroups.contains(group) { usedGroups.append(group) }
             }
             let byID = Dictionary(groups.values.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            let tabs = ordered.map(\.tab)
             let closedEntry = closedAt.map { _ in ClosedEntryID() }
             let lastActiveAt = ([lastActive].compactMap { $0 } + tabs.map(\.lastActiveAt)).max() ?? fallbackTime
             browsers.append(SessionArchive.Browser(
                 id: browserID, createdAt: tabs.map(\.createdAt).min() ?? fallbackTime, lastActiveAt: lastActiveAt,
                 activeTab: active?.tab.id, closedEntry: closedEntry, groups: usedGroups.compactMap { byID[$0] },
-                tabs: tabs))
+                splits: splits, tabs: tabs))
             if let closedEntry, let closedAt {
                 closedEntries.append(SessionArchive.ClosedEntry(
                     id: closedEntry, kind: .window, closedAt: closedAt, browser: browserID))
@@ -103,6 +118,9 @@ struct FirefoxArchiveBuilder {
             tally.emptyWindows += 1
         }
         tally.closedGroups += window.closedGroups?.count ?? 0
+        for source in window.closedGroups ?? [] {
+            if let source = source.value { closedGroups.append(keptGroup(source, browser: kept ? browserID : nil)) }
+        }
         for closed in window.closedTabs ?? [] {
             guard let tab = tab(closed.state, group: nil) else {
                 tally.emptyClosedTabs += 1
@@ -119,13 +137,18 @@ struct FirefoxArchiveBuilder {
     private mutating func groups(of window: FirefoxSessionFile.Window) -> [String: SessionArchive.Group] {
         var groups: [String: SessionArchive.Group] = [:]
         for source in window.groups ?? [] where groups[source.id] == nil {
-            let name = source.color ?? "(none)"
-            let color = TabGroupColor(firefoxName: name)
-            if color == nil { tally.unknownColors[name, default: 0] += 1 }
             groups[source.id] = SessionArchive.Group(
-                title: source.name ?? "", color: color ?? .grey, collapsed: source.collapsed ?? false)
+                title: source.name ?? "", color: color(source.color), collapsed: source.collapsed ?? false)
         }
         return groups
+    }
+
+    /// The colour Firefox names `name`, or grey (counted) for an unknown one.
+    mutating func color(_ name: String?) -> TabGroupColor {
+        let name = name ?? "(none)"
+        let color = TabGroupColor(firefoxName: name)
+        if color == nil { tally.unknownColors[name, default: 0] += 1 }
+        return color ?? .grey
     }
 
     /// The tabs in list order: pinned tabs first, then the others with each
@@ -155,7 +178,7 @@ struct FirefoxArchiveBuilder {
     // MARK: - Tabs and entries
 
     /// The tab with the entries the store accepts, or `nil` when none is left.
-    private mutating func tab(_ source: FirefoxSessionFile.Tab, group: TabGroupID?) -> SessionArchive.Tab? {
+    mutating func tab(_ source: FirefoxSessionFile.Tab, group: TabGroupID?) -> SessionArchive.Tab? {
         let time = Self.time(source.lastAccessed) ?? fallbackTime
         let sourceEntries = source.entries ?? []
         // SessionStore.sys.mjs restores entry `(index || entries.length) - 1`, kept within the entries.
@@ -223,6 +246,8 @@ extension FirefoxArchiveBuilder {
         var movedTabs = 0
         var closedGroups = 0
         var savedGroups = 0
+        var brokenSplits = 0
+        var unlistedSplits = 0
 
         /// One line per kind of thing, in a fixed order; empty when nothing was left out.
         var lines: [String] {
@@ -246,6 +271,10 @@ extension FirefoxArchiveBuilder {
             add("ungrouped", unknownGroup, "tab", "tabs", "whose group is not in its window's group list")
             add("ungrouped", pinnedGrouped, "pinned tab", "pinned tabs", "(pinned tabs belong to no group)")
             add("moved", movedTabs, "tab", "tabs", "to keep pinned tabs first and each group together")
+            add("dropped", brokenSplits, "split view", "split views",
+                "that are not two neighbouring tabs, both pinned or neither, in one group (their tabs kept as single tabs)")
+            add("dropped", unlistedSplits, "split view", "split views",
+                "that their window's splitViews list lacks or gives other than two tabs (their tabs kept as single tabs)")
             add("did not import", closedGroups, "closed tab group", "closed tab groups")
             add("did not import", savedGroups, "saved tab group", "saved tab groups")
             return lines

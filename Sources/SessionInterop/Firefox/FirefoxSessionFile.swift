@@ -8,7 +8,10 @@ import Foundation
 /// `session`), `TabState.sys.mjs` (a tab's `entries`, 1-based `index`,
 /// `pinned`, `lastAccessed`, `groupId`), `SessionHistory.sys.mjs` (an entry's
 /// `url`, `title` and, in older files, a plain `referrer`) and
-/// `TabGroupState.sys.mjs` (a group's `id`, `name`, `color`, `collapsed`).
+/// `TabGroupState.sys.mjs` (a group's `id`, `name`, `color`, `collapsed`;
+/// a closed or saved group's `tabs` and `splitViews`). Split views: a tab's
+/// `splitViewId`, a window's `splitViews: [{id, numberOfTabs}]` and the root
+/// `maxSplitViewId` (`SessionStore.sys.mjs`, `TabState.sys.mjs`).
 struct FirefoxSessionFile: Decodable {
     /// `["sessionrestore", 1]` in every file Firefox writes.
     var version: Version?
@@ -20,11 +23,14 @@ struct FirefoxSessionFile: Decodable {
     var closedWindows: [Window]?
     /// When the session started and was last written.
     var session: Session?
-    /// Tab groups saved and closed outside any window.
-    var savedGroups: [IgnoredValue]?
+    /// Tab groups saved and closed ("Save and Close Group"), kept outside any window.
+    var savedGroups: [Lenient<ClosedGroup>]?
+    /// The highest split view id given out; absent before split views (and in
+    /// files whose string ids Firefox has not yet migrated to numbers).
+    var maxSplitViewId: Double?
 
     enum CodingKeys: String, CodingKey {
-        case version, windows, selectedWindow, session, savedGroups
+        case version, windows, selectedWindow, session, savedGroups, maxSplitViewId
         case closedWindows = "_closedWindows"
     }
 
@@ -51,13 +57,16 @@ struct FirefoxSessionFile: Decodable {
         /// The selected tab, 1-based.
         var selected: Int?
         var groups: [Group]?
-        var closedGroups: [IgnoredValue]?
+        /// The window's split views.
+        var splitViews: [Lenient<SplitView>]?
+        /// Groups deleted from this window ("Delete Group"), most recent first.
+        var closedGroups: [Lenient<ClosedGroup>]?
         var closedTabs: [ClosedTab]?
         /// For a closed window, when it was closed (ms since 1970).
         var closedAt: Double?
 
         enum CodingKeys: String, CodingKey {
-            case tabs, selected, groups, closedGroups, closedAt
+            case tabs, selected, groups, splitViews, closedGroups, closedAt
             case closedTabs = "_closedTabs"
         }
     }
@@ -72,6 +81,51 @@ struct FirefoxSessionFile: Decodable {
         var lastAccessed: Double?
         /// The `id` of one of the window's `groups`.
         var groupId: String?
+        /// The `id` of one of the window's `splitViews`.
+        var splitViewId: SplitViewID?
+    }
+
+    /// A split view's id: an integer in current files, a string such as
+    /// `"1706789123456-42"` in older files (Firefox migrates those on load).
+    struct SplitViewID: Decodable, Hashable {
+        /// The id as text, so that both kinds compare.
+        var text: String
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let number = try? container.decode(Int.self) {
+                text = String(number)
+            } else if let string = try? container.decode(String.self) {
+                text = string
+            } else {
+                let number = try container.decode(Double.self)
+                text = number.isFinite && number == number.rounded() && abs(number) < 1e15
+                    ? String(Int(number)) : String(number)
+            }
+        }
+    }
+
+    /// A window's split view: its id and how many tabs it holds.
+    struct SplitView: Decodable {
+        var id: SplitViewID
+        var numberOfTabs: Int?
+    }
+
+    /// A group kept after it left the tab strip: a window's closed group or a
+    /// saved group (`TabGroupState.closed`, `savedInOpenWindow`, `savedInClosedWindow`).
+    struct ClosedGroup: Decodable {
+        var id: String?
+        var name: String?
+        var color: String?
+        var collapsed: Bool?
+        /// When it was closed (ms since 1970).
+        var closedAt: Double?
+        /// Set on saved groups.
+        var saved: Bool?
+        /// Its tabs as closed tabs (empty for a group saved in a window that was closed).
+        var tabs: [Lenient<ClosedTab>]?
+        /// The split views among its tabs.
+        var splitViews: [Lenient<SplitView>]?
     }
 
     /// One history entry (frames' `children` are ignored).
@@ -102,8 +156,13 @@ struct FirefoxSessionFile: Decodable {
         var closedInTabGroupId: String?
     }
 
-    /// Any JSON value, only counted.
-    struct IgnoredValue: Decodable {
-        init(from decoder: any Decoder) throws {}
+    /// A value read when it has the expected shape and left as `nil` otherwise,
+    /// so one odd closed group or split view does not make the file unreadable.
+    struct Lenient<Value: Decodable>: Decodable {
+        var value: Value?
+
+        init(from decoder: any Decoder) throws {
+            value = try? Value(from: decoder)
+        }
     }
 }
