@@ -58,9 +58,9 @@ enum ArchiveBench {
             try openArchived.measure { try openAndLoad(archivedPath, configuration: configuration) }
             try openSmall.measure { try openAndLoad(smallPath, configuration: configuration) }
         }
-        progress("\(rounds * 5) moves and activations on each store's remaining tabs")
-        let mutateArchived = try mutate(archivedPath, rounds: rounds * 5, configuration: configuration)
-        let mutateSmall = try mutate(smallPath, rounds: rounds * 5, configuration: configuration)
+        progress("\(rounds * 20) moves and activations on each store's remaining tabs, after as many unmeasured")
+        let mutateArchived = try mutate(archivedPath, rounds: rounds * 20, configuration: configuration)
+        let mutateSmall = try mutate(smallPath, rounds: rounds * 20, configuration: configuration)
         return Result(
             total: total, remaining: remaining, archived: archived, archiveNanoseconds: archiveNanoseconds,
             openArchived: openArchived, openSmall: openSmall, mutateArchived: mutateArchived, mutateSmall: mutateSmall)
@@ -90,16 +90,18 @@ enum ArchiveBench {
         let count = try tabs.webStateList(in: first.id).count
         var generator = SplitMix64(seed: 38)
         var samples = Samples()
-        for round in 0..<rounds {
+        // The first half warms the caches, as a running app's are; the second half is measured.
+        for round in 0..<rounds * 2 {
             let from = Int.random(in: 0..<count, using: &generator)
             let to = Int.random(in: 0..<count, using: &generator)
-            try samples.measure {
+            let operation = {
                 if round.isMultiple(of: 2) {
                     try tabs.move(in: first.id, from: from, to: to)
                 } else {
                     try tabs.activate(in: first.id, at: from)
                 }
             }
+            if round < rounds { try operation() } else { try samples.measure(operation) }
         }
         return samples
     }

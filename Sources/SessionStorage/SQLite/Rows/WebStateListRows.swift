@@ -57,7 +57,11 @@ enum WebStateListRows {
         let count = try Int.fetchOne(
             db.cachedStatement(sql: "SELECT count(*) FROM tabs WHERE browser_id = ?"), arguments: [browser.uuidString]) ?? 0
         guard count >= pageScanThreshold else { return nil }
-        let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM tab_pages")) ?? 0
+        // Counted no further than the answer needs: a store whose other pages (archived tabs', other
+        // windows') outnumber this browser's is not read whole to learn it.
+        let total = try Int.fetchOne(
+            db.cachedStatement(sql: "SELECT count(*) FROM (SELECT 1 FROM tab_pages LIMIT ?)"),
+            arguments: [count * 4 + 1]) ?? 0
         guard count * 4 >= total else { return nil }
         var showing = Set<WebStateID>(minimumCapacity: count)
         let stored = try load(db, browser: browser, includingClosed: false, pageSource: nil) { id, row, _ in
