@@ -30,10 +30,10 @@ enum SyncRows {
             INSERT INTO sync_outbox (kind, local_id, marked_at) VALUES ('device', 'device', \(now)) \(mark);
             INSERT INTO sync_outbox (kind, local_id, marked_at)
             SELECT 'tab', t.id, \(now) FROM tabs AS t JOIN browsers AS b ON b.id = t.browser_id
-            WHERE b.closed_entry_id IS NULL\(try BrowserRows.notArchive(db, column: "b.id")) \(mark);
+            WHERE b.closed_entry_id IS NULL\(try BrowserRows.onlyWindows(db, column: "b.id")) \(mark);
             INSERT INTO sync_outbox (kind, local_id, marked_at)
             SELECT 'group', g.id, \(now) FROM tab_groups AS g JOIN browsers AS b ON b.id = g.browser_id
-            WHERE b.closed_entry_id IS NULL\(try BrowserRows.notArchive(db, column: "b.id")) \(mark);
+            WHERE b.closed_entry_id IS NULL\(try BrowserRows.onlyWindows(db, column: "b.id")) \(mark);
             INSERT INTO sync_outbox (kind, local_id, marked_at)
             SELECT 'closed', t.id, \(now) FROM tabs AS t LEFT JOIN browsers AS b ON b.id = t.browser_id
             WHERE t.closed_entry_id IS NOT NULL OR b.closed_entry_id IS NOT NULL \(mark);
@@ -130,7 +130,7 @@ enum SyncRows {
     private static func device(_ db: Database, state: SyncState) throws -> SyncedDevice {
         let windows = try Row.fetchAll(db, sql: """
             SELECT b.id, b.active_tab_id, b.last_active_at, (SELECT count(*) FROM tabs WHERE browser_id = b.id)
-            FROM browsers AS b WHERE b.closed_entry_id IS NULL\(try BrowserRows.notArchive(db, column: "b.id"))
+            FROM browsers AS b WHERE b.closed_entry_id IS NULL\(try BrowserRows.onlyWindows(db, column: "b.id"))
             ORDER BY b.last_active_at DESC, b.id
             """).map { row in
             SyncedWindow(id: row[0], activeTab: row[1], tabs: row[3], lastActive: milliseconds(row[2]))
@@ -146,7 +146,7 @@ enum SyncRows {
                        t.last_active_at, o.opener_tab_id
                 FROM tabs AS t JOIN browsers AS b ON b.id = t.browser_id
                 LEFT JOIN tab_openers AS o ON o.tab_id = t.id
-                WHERE t.id = ? AND b.closed_entry_id IS NULL\(try BrowserRows.notArchive(db, column: "b.id"))
+                WHERE t.id = ? AND b.closed_entry_id IS NULL\(try BrowserRows.onlyWindows(db, column: "b.id"))
                 """,
             arguments: [id])
         else { return nil }

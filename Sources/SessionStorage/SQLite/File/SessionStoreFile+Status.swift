@@ -58,7 +58,7 @@ extension SessionStoreFile {
                 counts = Status.Counts(
                     browsers: try Int.fetchOne(db, sql: """
                         SELECT count(*) FROM browsers WHERE closed_entry_id IS NULL\(
-                            try BrowserRows.notArchive(db, column: "id"))
+                            try BrowserRows.onlyWindows(db, column: "id"))
                         """) ?? 0,
                     tabs: try Int.fetchOne(db, sql: """
                         SELECT count(*) FROM tabs AS t JOIN browsers AS b ON b.id = t.browser_id

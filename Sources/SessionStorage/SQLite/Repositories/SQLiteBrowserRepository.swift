@@ -70,7 +70,7 @@ public final class SQLiteBrowserRepository: BrowserRepository {
         { db in
             try Row.fetchAll(db, sql: """
                 SELECT id, created_at, last_active_at FROM browsers
-                WHERE closed_entry_id IS NULL\(try BrowserRows.notArchive(db, column: "id"))
+                WHERE closed_entry_id IS NULL\(try BrowserRows.onlyWindows(db, column: "id"))
                 ORDER BY last_active_at DESC, created_at DESC, id
                 """).compactMap(self.browser(from:))
         }
@@ -81,7 +81,7 @@ public final class SQLiteBrowserRepository: BrowserRepository {
             try Row.fetchOne(
                 db, sql: """
                     SELECT id, created_at, last_active_at FROM browsers WHERE id = ? AND closed_entry_id IS NULL\(
-                        try BrowserRows.notArchive(db, column: "id"))
+                        try BrowserRows.onlyWindows(db, column: "id"))
                     """,
                 arguments: [id.uuidString]
             ).flatMap(self.browser(from:))
@@ -138,7 +138,7 @@ public final class SQLiteBrowserRepository: BrowserRepository {
             FROM browsers AS b
             LEFT JOIN tabs AS t ON t.id = b.active_tab_id
             LEFT JOIN navigation_entries AS e ON e.tab_id = t.id AND e.sequence = t.history_start + t.current_entry_index
-            WHERE b.closed_entry_id IS NULL\(try BrowserRows.notArchive(db, column: "b.id"))
+            WHERE b.closed_entry_id IS NULL\(try BrowserRows.onlyWindows(db, column: "b.id"))
             ORDER BY b.last_active_at DESC, b.created_at DESC, b.id
             """).compactMap { row in
             guard let id = BrowserID(uuidString: try row.decode(forColumn: "id")) else { return nil }

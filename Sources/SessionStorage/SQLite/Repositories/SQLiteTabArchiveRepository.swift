@@ -58,8 +58,6 @@ public final class SQLiteTabArchiveRepository: TabArchiveRepository {
     /// What `archived_tabs` keeps of one tab, as the statements read it from JSON.
     private struct Record: Encodable {
         var id: String
-        /// The tab's rank among this call's tabs of its window, in list order: its place in the archive.
-        var rank: Int
         var index: Int
         var opener: String?
         var group: String?
@@ -74,14 +72,13 @@ public final class SQLiteTabArchiveRepository: TabArchiveRepository {
             let changesBefore = db.totalChangesCount
             let browsers: [BrowserID]
             if let only {
-                guard try WebStateListRows.revision(db, browser: only) != nil, try !Self.isArchive(db, only) else {
+                guard try BrowserRows.isWindow(db, only) else {
                     throw StorageError.unknownBrowser(only.uuidString)
                 }
                 browsers = [only]
             } else {
                 browsers = try String.fetchAll(db, sql: """
-                    SELECT id FROM browsers WHERE closed_entry_id IS NULL
-                    AND id NOT IN (SELECT browser_id FROM tab_archives)
+                    SELECT id FROM browsers WHERE closed_entry_id IS NULL\(try BrowserRows.onlyWindows(db, column: "id"))
                     """).compactMap(BrowserID.init(uuidString:))
             }
             let now = StoredDate(Date().storedPrecision)
@@ -101,7 +98,7 @@ public final class SQLiteTabArchiveRepository: TabArchiveRepository {
                     indexes.append(index)
                     let visualData = group.flatMap { list.groups[$0]?.visualData }
                     records.append(Record(
-                        id: webState.id.uuidString, rank: records.count, index: index, opener: webState.opener?.openerID.uuidString,
+                        id: webState.id.uuidString, index: index, opener: webState.opener?.openerID.uuidString,
                         group: group?.uuidString, title: visualData?.title, color: visualData?.color.rawValue))
                 }
                 guard !indexes.isEmpty else {
@@ -114,9 +111,8 @@ public final class SQLiteTabArchiveRepository: TabArchiveRepository {
                     db, browser: browser, stored: &stored, ownsNewTabs: false
                 ) { try $0.remove(RemovingIndexes(indexes)) }
 
-                // In identifier order, the rows' key order: each statement walks the tables once, in order.
-                records.sort { $0.id < $1.id }
-                let json = String(decoding: try JSONEncoder().encode(records), as: UTF8.self)
+                // In identifier order, the rows' key order: the statement walks the tables once, in order.
+                let json = String(decoding: try JSONEncoder().encode(records.sorted { $0.id < $1.id }), as: UTF8.self)
                 try db.execute(sql: """
                     INSERT OR REPLACE INTO archived_tabs (tab_id, former_browser_id, former_index, former_opener_id,
                         former_group_id, former_group_title, former_group_color, archived_at)
@@ -124,16 +120,7 @@ public final class SQLiteTabArchiveRepository: TabArchiveRepository {
                         json_extract(value, '$.group'), json_extract(value, '$.title'), json_extract(value, '$.color'), ?
                     FROM json_each(?)
                     """, arguments: [browser.uuidString, now, json])
-                try db.execute(sql: """
-                    DELETE FROM tab_openers WHERE tab_id IN (SELECT json_extract(value, '$.id') FROM json_each(?))
-                    """, arguments: [json])
-                let base = (try Int64.fetchOne(
-                    db, sql: "SELECT max(sort_key) FROM tabs WHERE browser_id = ?", arguments: [archiveID.uuidString]
-                ) ?? 0) + (1 << 32)
-                try db.execute(sql: """
-                    UPDATE tabs SET browser_id = ?, group_id = NULL, is_pinned = 0, sort_key = ? + json_extract(j.value, '$.rank') * 4294967296
-                    FROM json_each(?) AS j WHERE tabs.id = json_extract(j.value, '$.id')
-                    """, arguments: [archiveID.uuidString, base, json])
+                try TabRowMoves.move(db, indexes.map { list.webStates[$0].id }, to: archiveID, keepingGroups: false)
                 try WebStateListRows.write(db, browser: browser, stored: &stored, list: newList, change: change)
                 cache.remember(stored, for: browser)
                 total += indexes.count
@@ -156,16 +143,11 @@ public final class SQLiteTabArchiveRepository: TabArchiveRepository {
                 guard let tab = try Self.archivedTab(db, id) else { throw StorageError.unknownTab(id.uuidString) }
                 tabs.append(tab)
             }
-            let fallback = try String.fetchOne(db, sql: """
-                SELECT id FROM browsers WHERE closed_entry_id IS NULL AND id NOT IN (SELECT browser_id FROM tab_archives)
-                ORDER BY last_active_at DESC, created_at DESC, id LIMIT 1
-                """).flatMap(BrowserID.init(uuidString:))
+            let fallback = try BrowserRows.mostRecentWindow(db)
             var listsByBrowser: [BrowserID: StoredWebStateList] = [:]
             for tab in tabs.sorted(by: { $0.formerIndex < $1.formerIndex }) {
-                let former = try tab.formerBrowser.flatMap { id in
-                    try WebStateListRows.revision(db, browser: id) != nil && !Self.isArchive(db, id) ? id : nil
-                }
-                if let target, try WebStateListRows.revision(db, browser: target) == nil || Self.isArchive(db, target) {
+                let former = try tab.formerBrowser.flatMap { id in try BrowserRows.isWindow(db, id) ? id : nil }
+                if let target, try !BrowserRows.isWindow(db, target) {
                     throw StorageError.unknownBrowser(target.uuidString)
                 }
                 guard let browser = target ?? former ?? fallback else {
@@ -177,7 +159,7 @@ public final class SQLiteTabArchiveRepository: TabArchiveRepository {
                     sql: "UPDATE tabs SET browser_id = ?, sort_key = ? WHERE id = ?",
                     arguments: [browser.uuidString, Int64.max, tab.id.uuidString])
                 try db.execute(sql: "DELETE FROM archived_tabs WHERE tab_id = ?", arguments: [tab.id.uuidString])
-                let webState = try Self.webState(db, tab.id)
+                let webState = try TabRowMoves.storedWebState(db, tab.id)
                 let (_, list, change) = try WebStateListEdit.apply(
                     db, browser: browser, stored: &stored, ownsNewTabs: false
                 ) { list in
@@ -207,13 +189,6 @@ public final class SQLiteTabArchiveRepository: TabArchiveRepository {
 
     // MARK: - Rows
 
-    /// Whether `browser` is the archive.
-    static func isArchive(_ db: Database, _ browser: BrowserID) throws -> Bool {
-        try Bool.fetchOne(
-            db, sql: "SELECT EXISTS (SELECT 1 FROM tab_archives WHERE browser_id = ?)", arguments: [browser.uuidString]
-        ) ?? false
-    }
-
     /// The archive's browser, if the store has one.
     private static func existingArchive(_ db: Database) throws -> BrowserID? {
         try String.fetchOne(db, sql: "SELECT browser_id FROM tab_archives LIMIT 1").flatMap(BrowserID.init(uuidString:))
@@ -236,17 +211,6 @@ public final class SQLiteTabArchiveRepository: TabArchiveRepository {
         try db.execute(
             sql: "UPDATE browsers SET revision = revision + 1 WHERE id = ?", arguments: [archive.uuidString])
         cache.forget(archive)
-    }
-
-    /// An archived tab's stored fields, as the list model takes them back.
-    private static func webState(_ db: Database, _ id: WebStateID) throws -> WebState {
-        guard let row = try Row.fetchOne(
-            db, sql: "SELECT current_entry_index, created_at, last_active_at FROM tabs WHERE id = ?",
-            arguments: [id.uuidString])
-        else { throw StorageError.unknownTab(id.uuidString) }
-        return WebState(
-            id: id, navigationIndex: row["current_entry_index"], createdAt: try row.storedDate(atIndex: 1),
-            lastActiveAt: try row.storedDate(atIndex: 2))
     }
 
     private static let archiveColumns = """

@@ -33,9 +33,33 @@ enum BrowserRows {
         return latest.addingTimeInterval(0.001).storedPrecision
     }
 
-    /// A condition that leaves out the tab archive's browser (migration 0009), which is never a
-    /// window: `AND <column> NOT IN (…)`, or nothing where the store has no archive table.
-    static func notArchive(_ db: Database, column: String) throws -> String {
-        try db.tableExists("tab_archives") ? " AND \(column) NOT IN (SELECT browser_id FROM tab_archives)" : ""
+    /// A condition that leaves out the browsers that are not windows: the tab archive's
+    /// (migration 0009) and each saved group's (migration 0010). `AND <column> NOT IN (…)`,
+    /// for the tables the store has.
+    static func onlyWindows(_ db: Database, column: String) throws -> String {
+        var condition = ""
+        if try db.tableExists("tab_archives") {
+            condition += " AND \(column) NOT IN (SELECT browser_id FROM tab_archives)"
+        }
+        if try db.tableExists("saved_groups") {
+            condition += " AND \(column) NOT IN (SELECT browser_id FROM saved_groups)"
+        }
+        return condition
+    }
+
+    /// Whether `browser` is an open window: not closed, not the archive, not a saved group.
+    static func isWindow(_ db: Database, _ browser: BrowserID) throws -> Bool {
+        try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM browsers WHERE id = ? AND closed_entry_id IS NULL\(
+                try onlyWindows(db, column: "id")))
+            """, arguments: [browser.uuidString]) ?? false
+    }
+
+    /// The most recently active open window, if any.
+    static func mostRecentWindow(_ db: Database) throws -> BrowserID? {
+        try String.fetchOne(db, sql: """
+            SELECT id FROM browsers WHERE closed_entry_id IS NULL\(try onlyWindows(db, column: "id"))
+            ORDER BY last_active_at DESC, created_at DESC, id LIMIT 1
+            """).flatMap(BrowserID.init(uuidString:))
     }
 }
