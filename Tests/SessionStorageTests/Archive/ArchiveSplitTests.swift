@@ -216,6 +216,24 @@ import Testing
         }
     }
 
+    /// Keys a reader does not know are ignored, in every object and both layouts: how a
+    /// binary from before splits reads a document with them (it imports the tabs, not the
+    /// splits), and how this one will read keys added after it.
+    @Test(arguments: SessionArchive.Layout.allCases)
+    func unknownKeys_areIgnoredByEveryReader(_ layout: SessionArchive.Layout) throws {
+        let archive = Self.validArchive()
+        let separator = layout == .document ? " : " : ":"
+        let text = String(decoding: try ArchiveStreamingTests.text(archive, layout: layout), as: UTF8.self)
+            .replacingOccurrences(of: "\"layout\"\(separator)", with: "\"later_split\"\(separator)[1, {}],\"layout\"\(separator)")
+            .replacingOccurrences(of: "\"pinned\"\(separator)", with: "\"later_tab\"\(separator){\"x\": null},\"pinned\"\(separator)")
+            .replacingOccurrences(of: "\"last_active_at\"\(separator)", with: "\"later_any\"\(separator)\"\",\"last_active_at\"\(separator)")
+        #expect(text.components(separatedBy: "\"later_").count > 20)
+        let store = try TemporaryStore.inMemory()
+        try store.database.importArchive(from: SessionArchive.Reader(data: Data(text.utf8)))
+        #expect(try store.database.exportArchive() == archive)
+        if layout == .document { #expect(try SessionArchive.decode(from: Data(text.utf8)) == archive) }
+    }
+
     // MARK: - Refusals
 
     /// One browser `{ p0 p1 } p2 | t1 [ g1 { g2 g3 } g4 ] t2 t3` (splits S0 and S1, S1
