@@ -71,6 +71,15 @@ struct JSONEmitter {
 
     mutating func integer(_ value: Int) { bytes.append(contentsOf: String(value).utf8) }
 
+    /// A finite number as `JSONEncoder` writes a `Double`: its shortest text that
+    /// reads back the same value, without a trailing `.0` (`0.5`, `1`, `1e-07`).
+    mutating func number(_ value: Double) {
+        precondition(value.isFinite, "JSONEmitter: JSON has no \(value)")
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        bytes.append(contentsOf: text.utf8)
+    }
+
     mutating func bool(_ value: Bool) { bytes.append(contentsOf: (value ? "true" : "false").utf8) }
 
     /// Standard base64 with padding, as `.base64`.

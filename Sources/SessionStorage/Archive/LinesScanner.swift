@@ -21,6 +21,8 @@ struct LinesScanner {
         var activeTab: WebStateID?
         var closedEntry: ClosedEntryID?
         var groups: [SessionArchive.Group]
+        /// Absent in documents written before splits, and when the browser has none.
+        var splits: [SessionArchive.Split]?
     }
 
     /// One line after the header: exactly one of its fields is present.
@@ -59,7 +61,8 @@ struct LinesScanner {
                 if let browser { try importer.endBrowser(browser) }
                 let next = SessionArchive.Browser(
                     id: fields.id, createdAt: fields.createdAt, lastActiveAt: fields.lastActiveAt,
-                    activeTab: fields.activeTab, closedEntry: fields.closedEntry, groups: fields.groups, tabs: [])
+                    activeTab: fields.activeTab, closedEntry: fields.closedEntry, groups: fields.groups,
+                    splits: fields.splits ?? [], tabs: [])
                 try importer.beginBrowser(next)
                 browser = next
             case (nil, let tab?, nil):

@@ -131,7 +131,8 @@ extension SessionArchive {
         }
     }
 
-    /// Where a number no integer field can hold is, when the JSON itself is sound
+    /// Where a number no integer field can hold is (a split's `ratio` is not an integer
+    /// field), when the JSON itself is sound
     /// (`1.5`, `18446744073709551617`) or when Foundation refuses a number (`1e400`).
     private static func numberError(in data: Data) -> StorageError? {
         if let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) {
@@ -144,6 +145,12 @@ extension SessionArchive {
         switch object {
         case let dictionary as [String: Any]:
             for key in dictionary.keys.sorted() {
+                // A split's ratio is the document's one number that need not be an integer.
+                if key == "ratio", dictionary[key] is NSNumber,
+                   path.range(of: #"\.splits\[[0-9]+\]$"#, options: .regularExpression) != nil
+                {
+                    continue
+                }
                 if let error = firstNonInteger(in: dictionary[key]!, path: "\(path).\(key)") { return error }
             }
         case let array as [Any]:

@@ -5,9 +5,10 @@ extension SessionArchive {
     /// Checks the document on its own (not against a store's content).
     ///
     /// - Throws: ``StorageError/invalidArchive(location:reason:)`` at the first
-    ///   problem: duplicate identifiers, a dangling opener, group, active tab or
-    ///   closed entry, tabs both pinned and grouped or out of order, a history
-    ///   index out of range, a title or URL over the limits. See
+    ///   problem: duplicate identifiers, a dangling opener, group, split, active tab
+    ///   or closed entry, tabs both pinned and grouped or out of order, a split that
+    ///   is not two neighbouring tabs alike in pinning and group, a split ratio
+    ///   outside 0...1, a history index out of range, a title or URL over the limits. See
     ///   ``SessionDatabase/checkImport(_:replacing:)`` for the store-aware check.
     public func check(configuration: SessionDatabase.Configuration = .init()) throws {
         var validator = ArchiveValidator(configuration: configuration, wholeDocument: self)
@@ -37,6 +38,7 @@ struct ArchiveValidator {
     let configuration: SessionDatabase.Configuration
     private var seenTabs: Set<WebStateID> = []
     private var seenGroups: Set<TabGroupID> = []
+    private var seenSplits: Set<TabSplitID> = []
     private var seenBrowsers: Set<BrowserID> = []
     private var seenEntries: Set<ClosedEntryID> = []
     /// The document's closed window entries, when known before its browsers (a whole document).
@@ -61,6 +63,8 @@ struct ArchiveValidator {
         /// Whether the browser's identifier and groups were checked.
         var fieldsChecked = false
         var groups: Set<TabGroupID> = []
+        /// The browser's splits, by identifier: their offsets in its `splits`.
+        var splits: [TabSplitID: Int] = [:]
     }
 
     /// A validator for a stream of parts; `wholeDocument`, when given, lets every
@@ -87,7 +91,7 @@ struct ArchiveValidator {
         return pending
     }
 
-    /// A browser's identifier and groups.
+    /// A browser's identifier, groups and splits.
     private mutating func checkFields(_ browser: SessionArchive.Browser, at: String, _ pending: inout PendingBrowser) throws {
         pending.fieldsChecked = true
         guard seenBrowsers.insert(browser.id).inserted else { throw fail("\(at).id", "browser \(browser.id) appears twice") }
@@ -97,6 +101,15 @@ struct ArchiveValidator {
             }
             pending.groups.insert(group.id)
         }
+        for (offset, split) in browser.splits.enumerated() {
+            guard seenSplits.insert(split.id).inserted else {
+                throw fail("\(at).splits[\(offset)].id", "split \(split.id) appears twice")
+            }
+            guard (0...1).contains(split.ratio) else {
+                throw fail("\(at).splits[\(offset)].ratio", "\(split.ratio) is not from 0 to 1")
+            }
+            pending.splits[split.id] = offset
+        }
     }
 
     /// Checks a tab of the browser being read; returns its history as a model value.
@@ -104,10 +117,12 @@ struct ArchiveValidator {
         _ tab: SessionArchive.Tab, at location: String, in pending: inout PendingBrowser
     ) throws -> NavigationHistory {
         let history = try self.tab(tab, at: location)
-        let entry = WebStateListEntry(id: tab.id, isPinned: tab.pinned, groupID: tab.group, openerID: tab.opener?.tab)
+        let entry = WebStateListEntry(
+            id: tab.id, isPinned: tab.pinned, groupID: tab.group, openerID: tab.opener?.tab, splitID: tab.split)
         pending.tabs.append(entry)
         if pending.header != nil, let ids = pending.tabIDs {
             try checkGroup(of: entry, in: pending, at: location)
+            try checkSplit(of: entry, in: pending, at: location)
             try checkOpener(tab, at: location)
             try checkOpenerInBrowser(entry, at: location, tabIDs: ids)
             pending.checkedTabs = pending.tabs.count
@@ -122,6 +137,40 @@ struct ArchiveValidator {
     private func checkGroup(of entry: WebStateListEntry, in pending: PendingBrowser, at location: String) throws {
         if let group = entry.groupID, !pending.groups.contains(group) {
             throw fail("\(location).group", "group \(group) is not one of this browser's groups")
+        }
+    }
+
+    /// A tab's split is one of its browser's.
+    private func checkSplit(of entry: WebStateListEntry, in pending: PendingBrowser, at location: String) throws {
+        if let split = entry.splitID, pending.splits[split] == nil {
+            throw fail("\(location).split", "split \(split) is not one of this browser's splits")
+        }
+    }
+
+    /// Each split of the browser holds exactly two neighbouring tabs, both pinned or
+    /// neither, in the same group or in none (<doc:TabListRules>, Splits).
+    private func checkSplitsWhole(_ browser: SessionArchive.Browser, _ pending: PendingBrowser, at: String) throws {
+        guard !browser.splits.isEmpty else { return }
+        var members: [TabSplitID: [Int]] = [:]
+        for (index, entry) in pending.tabs.enumerated() {
+            if let split = entry.splitID { members[split, default: []].append(index) }
+        }
+        for (offset, split) in browser.splits.enumerated() {
+            let location = "\(at).splits[\(offset)]"
+            let indexes = members[split.id] ?? []
+            guard indexes.count == 2 else {
+                throw fail(location, "split \(split.id) has \(indexes.count) tab\(indexes.count == 1 ? "" : "s"); a split holds exactly two")
+            }
+            let (first, second) = (pending.tabs[indexes[0]], pending.tabs[indexes[1]])
+            guard indexes[1] == indexes[0] + 1 else {
+                throw fail(location, "the tabs of split \(split.id), tabs[\(indexes[0])] and tabs[\(indexes[1])], are not neighbours")
+            }
+            guard first.isPinned == second.isPinned else {
+                throw fail(location, "one tab of split \(split.id) is pinned and the other is not")
+            }
+            guard first.groupID == second.groupID else {
+                throw fail(location, "the tabs of split \(split.id) are not in the same group (or both in none)")
+            }
         }
     }
 
@@ -152,6 +201,7 @@ struct ArchiveValidator {
             let tabIDs = pending.tabIDs ?? Set(pending.tabs.map(\.id))
             for offset in pending.checkedTabs..<pending.tabs.count {
                 try checkGroup(of: pending.tabs[offset], in: pending, at: "\(at).tabs[\(offset)]")
+                try checkSplit(of: pending.tabs[offset], in: pending, at: "\(at).tabs[\(offset)]")
                 try checkOpenerInBrowser(pending.tabs[offset], at: "\(at).tabs[\(offset)]", tabIDs: tabIDs)
             }
         }
@@ -162,8 +212,9 @@ struct ArchiveValidator {
             }
             activeIndex = index
         }
+        try checkSplitsWhole(browser, pending, at: at)
         if let violation = WebStateListInvariants.violations(
-            entries: pending.tabs, groups: pending.groups, activeIndex: activeIndex).first
+            entries: pending.tabs, groups: pending.groups, splits: Set(pending.splits.keys), activeIndex: activeIndex).first
         {
             throw fail("\(at).tabs", violation.description)
         }
@@ -240,6 +291,9 @@ struct ArchiveValidator {
             histories.append(try self.tab(tab, at: location))
             if tab.opener != nil || tab.group != nil {
                 throw fail(location, "a closed tab has no opener or group of its own (the entry holds its group)")
+            }
+            if tab.split != nil {
+                throw fail("\(location).split", "a recently closed tab or group keeps no split view")
             }
         }
         return histories

@@ -166,6 +166,11 @@ extension JSONEmitter {
         endArray()
         key("id"); string(browser.id.uuidString)
         key("last_active_at"); time(browser.lastActiveAt)
+        if !browser.splits.isEmpty {
+            key("splits"); beginArray()
+            for split in browser.splits { element(); self.split(split) }
+            endArray()
+        }
     }
 
     mutating func group(_ group: SessionArchive.Group) {
@@ -174,6 +179,14 @@ extension JSONEmitter {
         key("color"); string(group.color.rawValue)
         key("id"); string(group.id.uuidString)
         key("title"); string(group.title)
+        endObject()
+    }
+
+    mutating func split(_ split: SessionArchive.Split) {
+        beginObject()
+        key("id"); string(split.id.uuidString)
+        key("layout"); string(split.layout.rawValue)
+        key("ratio"); number(split.ratio)
         endObject()
     }
 
@@ -197,6 +210,7 @@ extension JSONEmitter {
             endObject()
         }
         key("pinned"); bool(tab.pinned)
+        if let split = tab.split { key("split"); string(split.uuidString) }
         endObject()
     }
 

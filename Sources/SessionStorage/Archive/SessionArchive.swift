@@ -83,6 +83,9 @@ public struct SessionArchive: Codable, Sendable, Hashable {
 
     /// A split view: two neighbouring tabs of one browser shown side by side
     /// (<doc:TabListRules>, Splits). Its tabs name it in ``Tab/split``.
+    ///
+    /// Decoding refuses a `layout` other than `vertical` or `horizontal`, naming it;
+    /// ``SessionArchive/check(configuration:)`` refuses a `ratio` outside 0...1.
     public struct Split: Codable, Sendable, Hashable {
         /// The split's identifier.
         public var id: TabSplitID

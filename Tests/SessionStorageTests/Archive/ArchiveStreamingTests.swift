@@ -10,8 +10,8 @@ import Testing
 @Suite struct ArchiveStreamingTests {
     // MARK: - Documents
 
-    /// A random document: pinned, grouped and plain tabs, openers, an active tab,
-    /// closed tabs, groups and windows, and text that needs escaping. A `valid` one
+    /// A random document: pinned, grouped and plain tabs, splits among them, openers,
+    /// an active tab, closed tabs, groups and windows, and text that needs escaping. A `valid` one
     /// has no control characters the store refuses or changes in its titles.
     static func randomArchive(
         _ rng: inout SplitMix64, browsers: Int = 3, tabs: Int = 6, valid: Bool = true
@@ -75,9 +75,26 @@ import Testing
                 offset += run
             }
             let usedGroups = groups.filter { group in list.contains { $0.group == group.id } }
+            // Splits join neighbours alike in pinning and group, in list order.
+            var splits: [SessionArchive.Split] = []
+            var index = 0
+            while index + 1 < list.count {
+                if list[index].pinned == list[index + 1].pinned, list[index].group == list[index + 1].group,
+                   Int.random(in: 0..<3, using: &rng) == 0
+                {
+                    let ratio = [0, 1, 0.5, Double.random(in: 0...1, using: &rng)].randomElement(using: &rng)!
+                    let split = SessionArchive.Split(ratio: ratio, layout: TabSplitLayout.allCases.randomElement(using: &rng)!)
+                    splits.append(split)
+                    list[index].split = split.id
+                    list[index + 1].split = split.id
+                    index += 2
+                } else {
+                    index += 1
+                }
+            }
             var browser = SessionArchive.Browser(
                 createdAt: time(&rng), lastActiveAt: time(&rng), activeTab: list.randomElement(using: &rng)?.id,
-                groups: usedGroups, tabs: list)
+                groups: usedGroups, splits: splits, tabs: list)
             if Int.random(in: 0..<4, using: &rng) == 0 {
                 let window = SessionArchive.ClosedEntry(kind: .window, closedAt: time(&rng), browser: browser.id)
                 browser.closedEntry = window.id

@@ -7,8 +7,8 @@ import SessionModel
 /// import holds one browser's list of tab ids, never the document's histories.
 ///
 /// A tab's row (with its place in the list), opener, history and engine state
-/// are written when the tab arrives; its browser's row, groups and active tab
-/// when the browser ends (foreign keys are checked at commit). The rules that
+/// are written when the tab arrives; its browser's row, groups, splits and active
+/// tab when the browser ends (foreign keys are checked at commit). The rules that
 /// need a later part run at the browser's end or at ``finish()``. Any problem
 /// throws, and the caller's transaction rolls every part back.
 final class ArchiveImporter {
@@ -100,6 +100,7 @@ final class ArchiveImporter {
         let activeIndex = try validator.endBrowser(header, index: browserIndex, &pending)
         let activeTab = activeIndex.map { pending.tabs[$0].id }
         let tabCount = pending.tabs.count
+        let splitTabs = header.splits.isEmpty ? [:] : Self.splitTabs(pending.tabs)
         inBrowser = false
         pending = ArchiveValidator.PendingBrowser()
         let at = "$.browsers[\(browserIndex)]"
@@ -110,6 +111,10 @@ final class ArchiveImporter {
             for (offset, group) in header.groups.enumerated()
             where try stored("SELECT 1 FROM tab_groups WHERE id = ?", group.id.uuidString) {
                 throw ArchiveRows.alreadyStored("\(at).groups[\(offset)].id", "group", group.id.uuidString)
+            }
+            for (offset, split) in header.splits.enumerated()
+            where try stored("SELECT 1 FROM tab_splits WHERE id = ?", split.id.uuidString) {
+                throw ArchiveRows.alreadyStored("\(at).splits[\(offset)].id", "split", split.id.uuidString)
             }
         }
         try BrowserRows.insert(
@@ -124,6 +129,16 @@ final class ArchiveImporter {
             try WebStateListRows.insertGroup(db, TabGroup(
                 id: group.id, visualData: TabGroupVisualData(title: group.title, color: group.color, isCollapsed: group.collapsed)),
                 browser: header.id)
+        }
+        for split in header.splits {
+            // The validator saw two neighbouring tabs name each split.
+            guard let tabs = splitTabs[split.id] else { continue }
+            try db.cachedStatement(sql: """
+                INSERT INTO tab_splits (id, browser_id, first_tab_id, second_tab_id, ratio, layout)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [
+                    split.id.uuidString, header.id.uuidString, tabs.first.uuidString, tabs.second.uuidString,
+                    split.ratio, split.layout.rawValue])
         }
         try db.cachedStatement(sql: "UPDATE browsers SET revision = revision + 1, active_tab_id = ? WHERE id = ?")
             .execute(arguments: [activeTab?.uuidString, header.id.uuidString])
@@ -182,6 +197,15 @@ final class ArchiveImporter {
     }
 
     // MARK: - Rows
+
+    /// The two tabs of each split the list's entries name, in list order.
+    private static func splitTabs(_ entries: [WebStateListEntry]) -> [TabSplitID: (first: WebStateID, second: WebStateID)] {
+        var tabs: [TabSplitID: (first: WebStateID, second: WebStateID)] = [:]
+        for (entry, next) in zip(entries, entries.dropFirst()) where entry.splitID != nil && entry.splitID == next.splitID {
+            tabs[entry.splitID!] = (entry.id, next.id)
+        }
+        return tabs
+    }
 
     private func stored(_ sql: String, _ id: String) throws -> Bool {
         try Int.fetchOne(db.cachedStatement(sql: sql), arguments: [id]) != nil

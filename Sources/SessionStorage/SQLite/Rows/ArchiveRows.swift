@@ -33,10 +33,12 @@ enum ArchiveRows {
                     SessionArchive.Group(id: $0.id, title: $0.visualData.title, color: $0.visualData.color,
                                          collapsed: $0.visualData.isCollapsed)
                 },
+                splits: splits(of: list),
                 tabs: []), tabCount: list.count))
             for (index, (webState, groupID)) in zip(list.webStates, list.groupIDs).enumerated() {
                 var tab = try self.tab(db, id: webState.id, pinned: index < list.pinnedCount)
                 tab.group = groupID
+                tab.split = list.splits.isEmpty ? nil : list.splitID(at: index)
                 tab.opener = webState.opener.map { SessionArchive.Opener(tab: $0.openerID, navigationIndex: $0.navigationIndex) }
                 try body(.tab(tab))
             }
@@ -53,6 +55,15 @@ enum ArchiveRows {
                 tabs: tabs)))
         }
         try recordTabsOfMissingWindows(db, in: repairs)
+    }
+
+    /// The list's splits in the order of their first tabs. A split whose rows an older
+    /// binary broke is not in the list (its tabs load as single tabs, as `ls` shows them).
+    private static func splits(of list: WebStateList) -> [SessionArchive.Split] {
+        list.splits.values
+            .compactMap { split in list.range(ofSplit: split.id).map { (first: $0.lowerBound, split: split) } }
+            .sorted { $0.first < $1.first }
+            .map { SessionArchive.Split(id: $0.split.id, ratio: $0.split.visualData.ratio, layout: $0.split.visualData.layout) }
     }
 
     /// Refuses a store whose recently closed entries break a rule of <doc:TabListRules>
@@ -167,12 +178,17 @@ enum ArchiveRows {
         let browsers = try existing("SELECT id FROM browsers")
         let tabs = try existing("SELECT id FROM tabs")
         let groups = try existing("SELECT id FROM tab_groups")
+        // A store opened read-only may predate splits (migration 0008).
+        let splits = try db.tableExists("tab_splits") ? try existing("SELECT id FROM tab_splits") : []
         let entries = try existing("SELECT id FROM closed_entries")
         let refuse = alreadyStored
         for (index, browser) in archive.browsers.enumerated() {
             if browsers.contains(browser.id.uuidString) { throw refuse("$.browsers[\(index)].id", "browser", browser.id.uuidString) }
             for (offset, group) in browser.groups.enumerated() where groups.contains(group.id.uuidString) {
                 throw refuse("$.browsers[\(index)].groups[\(offset)].id", "group", group.id.uuidString)
+            }
+            for (offset, split) in browser.splits.enumerated() where splits.contains(split.id.uuidString) {
+                throw refuse("$.browsers[\(index)].splits[\(offset)].id", "split", split.id.uuidString)
             }
             for (offset, tab) in browser.tabs.enumerated() where tabs.contains(tab.id.uuidString) {
                 throw refuse("$.browsers[\(index)].tabs[\(offset)].id", "tab", tab.id.uuidString)
