@@ -41,7 +41,7 @@ import Testing
         try TemporaryDirectory.with { dir in
             let migrate = try binary.run(["migrate"], in: dir.path)
             #expect(migrate == .init(status: 0, stdout: """
-                sessionstore.sqlite: created; applied 9 migration(s):
+                sessionstore.sqlite: created; applied 10 migration(s):
                   0001_create_session_schema
                   0002_tab_search
                   0003_tab_pages
@@ -51,6 +51,7 @@ import Testing
                   0007_sync_record_floors
                   0008_tab_splits
                   0009_tab_archive
+                  0010_saved_tab_groups
 
                 """, stderr: ""))
             let again = try binary.run(["migrate"], in: dir.path)
@@ -59,7 +60,7 @@ import Testing
             #expect(check == .init(status: 0, stdout: "sessionstore.sqlite: ok\n", stderr: ""))
             let status = try binary.run(["status"], in: dir.path)
             #expect(status.status == 0)
-            #expect(status.stdout.contains("schema version:  0009_tab_archive\n"))
+            #expect(status.stdout.contains("schema version:  0010_saved_tab_groups\n"))
             #expect(status.stdout.contains("application id:  1397052243\n"))
             #expect(status.stdout.contains("pending:         none\n"))
         }
@@ -71,7 +72,7 @@ import Testing
             let result = try binary.run(["status", "--json", "--db", "s.sqlite"], in: dir.path)
             #expect(result.status == 0)
             let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-            #expect(object?["schema_version"] as? String == "0009_tab_archive")
+            #expect(object?["schema_version"] as? String == "0010_saved_tab_groups")
             #expect(object?["journal_mode"] as? String == "wal")
             #expect((object?["counts"] as? [String: Int])?["tabs"] == 0)
         }
@@ -94,7 +95,7 @@ import Testing
         try TemporaryDirectory.with { dir in
             let result = try binary.run(["migrate", "--dry-run"], in: dir.path)
             #expect(result == .init(status: 0, stdout: """
-                sessionstore.sqlite: would be created; 9 migration(s) pending:
+                sessionstore.sqlite: would be created; 10 migration(s) pending:
                   0001_create_session_schema
                   0002_tab_search
                   0003_tab_pages
@@ -104,6 +105,7 @@ import Testing
                   0007_sync_record_floors
                   0008_tab_splits
                   0009_tab_archive
+                  0010_saved_tab_groups
 
                 """, stderr: ""))
             #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)

@@ -270,6 +270,13 @@ struct StoredTable {
                 Column("former_group_color", .choice(TabGroupColor.allCases.map(\.rawValue)), optional: true),
                 Column("archived_at", .time),
             ]),
+            // Migration 0010: saved tab groups.
+            StoredTable(name: "saved_groups", columns: [
+                Column("browser_id", .identifier),
+                Column("group_id", .identifier),
+                Column("source_browser_id", .identifier, optional: true),
+                Column("saved_at", .time),
+            ]),
             // Migration 0007: the highest version seen of each other device's record.
             StoredTable(name: "sync_record_floors", columns: [
                 Column("record_id", recordID),

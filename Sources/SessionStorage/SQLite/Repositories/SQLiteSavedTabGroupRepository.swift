@@ -117,6 +117,8 @@ public final class SQLiteSavedTabGroupRepository: SavedTabGroupRepository {
             let holder = try Self.holder(db, of: group)
             guard try BrowserRows.isWindow(db, browser) else { throw StorageError.unknownBrowser(browser.uuidString) }
             guard let saved = try Self.reading(db, holder: holder) else { throw WebStateListError.unknownGroup(group) }
+            // The window's list before any row moves into it.
+            var stored = try cache.take(db, browser: browser)
             var webStates: [WebState] = []
             for (offset, tab) in saved.tabs.enumerated() {
                 webStates.append(try TabRowMoves.storedWebState(db, tab.id))
@@ -129,7 +131,6 @@ public final class SQLiteSavedTabGroupRepository: SavedTabGroupRepository {
             try db.execute(sql: "DELETE FROM browsers WHERE id = ?", arguments: [holder.uuidString])
             cache.forget(holder)
 
-            var stored = try cache.take(db, browser: browser)
             let (range, list, change) = try WebStateListEdit.apply(
                 db, browser: browser, stored: &stored, ownsNewTabs: false
             ) { list -> Range<Int> in
