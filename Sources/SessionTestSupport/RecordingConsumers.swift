@@ -239,3 +239,58 @@ public final class RecordingBrowserListConsumer: BrowserListConsumer {
         }
     }
 }
+
+// MARK: - Archive and saved groups
+
+/// Records what an `ArchivedTabsMediator` pushes, in order, checking it is on the main queue.
+@MainActor
+public final class RecordingArchivedTabsConsumer: ArchivedTabsConsumer {
+    /// The snapshots received (configuration first); `nil` for a diff that did not fit, or unavailability.
+    public let log = EventLog<ArchivedTabsSnapshot?>()
+
+    /// A consumer with nothing recorded.
+    public init() {}
+
+    public func configure(with snapshot: ArchivedTabsSnapshot) {
+        dispatchPrecondition(condition: .onQueue(.main))
+        log.append(snapshot)
+    }
+
+    public func update(to snapshot: ArchivedTabsSnapshot, diff: ArchivedTabsDiff) {
+        dispatchPrecondition(condition: .onQueue(.main))
+        // Each diff must turn the previous snapshot into this one.
+        let previous = log.events.last.flatMap { $0 }
+        log.append(previous.flatMap { try? $0.applying(diff) } == snapshot ? snapshot : nil)
+    }
+
+    public func archivedTabsBecameUnavailable(_ reason: Unavailability) {
+        dispatchPrecondition(condition: .onQueue(.main))
+        log.append(nil)
+    }
+}
+
+/// Records what a `SavedTabGroupsMediator` pushes, in order, checking it is on the main queue.
+@MainActor
+public final class RecordingSavedTabGroupsConsumer: SavedTabGroupsConsumer {
+    /// The snapshots received (configuration first); `nil` for a diff that did not fit, or unavailability.
+    public let log = EventLog<SavedTabGroupsSnapshot?>()
+
+    /// A consumer with nothing recorded.
+    public init() {}
+
+    public func configure(with snapshot: SavedTabGroupsSnapshot) {
+        dispatchPrecondition(condition: .onQueue(.main))
+        log.append(snapshot)
+    }
+
+    public func update(to snapshot: SavedTabGroupsSnapshot, diff: SavedTabGroupsDiff) {
+        dispatchPrecondition(condition: .onQueue(.main))
+        let previous = log.events.last.flatMap { $0 }
+        log.append(previous.flatMap { try? $0.applying(diff) } == snapshot ? snapshot : nil)
+    }
+
+    public func savedTabGroupsBecameUnavailable(_ reason: Unavailability) {
+        dispatchPrecondition(condition: .onQueue(.main))
+        log.append(nil)
+    }
+}

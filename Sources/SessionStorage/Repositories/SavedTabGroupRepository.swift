@@ -12,6 +12,7 @@ import SessionModel
 /// - ``update(_:visualData:)``
 /// - ``delete(_:)``
 /// - ``reopen(_:in:)``
+/// - ``observe(onChange:)``
 public protocol SavedTabGroupRepository: Sendable {
     /// Closes group `group` of `browser` and keeps it, with its tabs, as a saved group.
     ///
@@ -56,4 +57,8 @@ public protocol SavedTabGroupRepository: Sendable {
     /// ``reopen(_:in:)``, off the caller's thread.
     @discardableResult
     func reopen(_ group: TabGroupID, in browser: BrowserID) async throws -> Range<Int>
+
+    /// Observes the saved groups: `onChange` gets them now and after every change, whoever
+    /// makes it, on a background queue, in order, coalesced.
+    func observe(onChange: @escaping @Sendable (Result<[SavedTabGroup], any Error>) -> Void) -> any StoreObservation
 }

@@ -11,6 +11,7 @@ import SessionModel
 /// - ``archive(olderThan:in:exempting:)``
 /// - ``archivedTabs()``
 /// - ``restore(_:to:placement:)``
+/// - ``observe(onChange:)``
 public protocol TabArchiveRepository: Sendable {
     /// Archives every tab last active before `cutoff`, in one transaction.
     ///
@@ -49,4 +50,9 @@ public protocol TabArchiveRepository: Sendable {
 
     /// ``restore(_:to:placement:)``, off the caller's thread.
     func restore(_ ids: [WebStateID], to browser: BrowserID?, placement: ArchiveRestorePlacement) async throws
+
+    /// Observes the archived tabs: `onChange` gets the list now and after every change of it,
+    /// whoever makes it, on a background queue, in order, coalesced. A commit that does not
+    /// change the archive costs one indexed read, however many tabs the archive holds.
+    func observe(onChange: @escaping @Sendable (Result<[ArchivedTab], any Error>) -> Void) -> any StoreObservation
 }

@@ -62,6 +62,31 @@ public final class SQLiteSavedTabGroupRepository: SavedTabGroupRepository {
         try await database.mutate(reopening(group, in: browser))
     }
 
+    public func observe(
+        onChange: @escaping @Sendable (Result<[SavedTabGroup], any Error>) -> Void
+    ) -> any StoreObservation {
+        // The groups' holders and their revisions sum up every change: the groups are read only
+        // when one of them moved.
+        let last = Protected<(signature: String, groups: [SavedTabGroup])?>(nil)
+        return SnapshotObserver<[SavedTabGroup]>(
+            database: database, tables: ["browsers", "saved_groups", "tab_groups"],
+            fetch: { db in
+                guard try db.tableExists("saved_groups") else { return [] }
+                // Each holder with its revision (exact integers: a sum of revisions, which start at
+                // random values up to 2^62, would round away a change as a floating-point total).
+                let signature = try String.fetchOne(db, sql: """
+                    SELECT group_concat(s.browser_id || ':' || b.revision, ' ')
+                    FROM (SELECT browser_id FROM saved_groups ORDER BY browser_id) AS s
+                    JOIN browsers AS b ON b.id = s.browser_id
+                    """) ?? ""
+                if let known = last.withLock({ $0 }), known.signature == signature { return known.groups }
+                let groups = try Self.readingAll(db)
+                last.withLock { $0 = (signature, groups) }
+                return groups
+            },
+            onChange: onChange)
+    }
+
     // MARK: - Transactions
 
     private func saving(_ group: TabGroupID, in browser: BrowserID) -> @Sendable (Database) throws -> SavedTabGroup {
@@ -158,7 +183,8 @@ public final class SQLiteSavedTabGroupRepository: SavedTabGroupRepository {
         return holder
     }
 
-    /// Moves the holder's revision on and drops its cached list: its rows changed without it.
+    /// Moves the holder's revision on (the observation's signature) and drops its cached list:
+    /// its rows changed without it.
     private static func changed(_ db: Database, holder: BrowserID, cache: WebStateListCache) throws {
         try db.execute(sql: "UPDATE browsers SET revision = revision + 1 WHERE id = ?", arguments: [holder.uuidString])
         cache.forget(holder)

@@ -53,6 +53,27 @@ public final class SQLiteTabArchiveRepository: TabArchiveRepository {
         try await database.mutate(restoring(ids, to: browser, placement: placement))
     }
 
+    public func observe(
+        onChange: @escaping @Sendable (Result<[ArchivedTab], any Error>) -> Void
+    ) -> any StoreObservation {
+        // One revision of the archive's browser is one state of the archive (archiving, restoring
+        // and a page change of an archived tab all move it on): the list is read only when it moved.
+        let last = Protected<(revision: Int64?, tabs: [ArchivedTab])?>(nil)
+        return SnapshotObserver<RevisionedValue<[ArchivedTab]>>(
+            database: database, tables: ["browsers", "archived_tabs"],
+            fetch: { db in
+                let revision = try Self.existingArchive(db).flatMap { try WebStateListRows.revision(db, browser: $0) }
+                if let known = last.withLock({ $0 }), known.revision == revision {
+                    return RevisionedValue(revision: revision, value: known.tabs)
+                }
+                let tabs = try Self.readingArchive(db)
+                last.withLock { $0 = (revision, tabs) }
+                return RevisionedValue(revision: revision, value: tabs)
+            },
+            isSame: { $0.revision == $1.revision && $0.value == $1.value },
+            onChange: { onChange($0.map(\.value)) })
+    }
+
     // MARK: - Archiving
 
     /// What `archived_tabs` keeps of one tab, as the statements read it from JSON.
@@ -244,4 +265,10 @@ public final class SQLiteTabArchiveRepository: TabArchiveRepository {
             formerOpener: (row[3] as String?).flatMap(WebStateID.init(uuidString:)), formerGroup: group,
             archivedAt: try row.storedDate(atIndex: 7), lastActiveAt: try row.storedDate(atIndex: 8))
     }
+}
+
+/// A value with the revision it was read at.
+struct RevisionedValue<Value: Sendable & Equatable>: Sendable, Equatable {
+    var revision: Int64?
+    var value: Value
 }
