@@ -22,6 +22,9 @@ extension SessionStore {
         @Flag(help: "List the archived tabs instead: tabs taken out of their windows when unused, kept with their histories.")
         var archived = false
 
+        @Flag(help: "List the saved tab groups instead: groups closed and kept, with their tabs.")
+        var savedGroups = false
+
         @Flag(help: "Print JSON instead of text.")
         var json = false
 
@@ -35,11 +38,13 @@ extension SessionStore {
         var limit: Int?
 
         func validate() throws {
+            if archived && savedGroups { throw ValidationError("--archived and --saved-groups list different things: give one.") }
             if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more.") }
         }
 
         func run() throws {
             if archived { return try listArchived() }
+            if savedGroups { return try listSavedGroups() }
             if json {
                 let report = try options.reading {
                     try SessionReport(
@@ -87,6 +92,54 @@ extension SessionStore {
                     + "\(SessionReport.time(tab.archivedAt))  \(place.rightPadded(to: 12))  \(page)")
             }
             try StandardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        }
+
+        /// `ls --saved-groups`: each saved group, the most recently saved first, with its tabs.
+        private func listSavedGroups() throws {
+            let groups = try options.reading { try SQLiteSavedTabGroupRepository(database: $0).savedGroups() }
+            if json { return try JSONOutput.print(SavedGroupsReport(groups)) }
+            var lines = ["\(groups.count) saved group\(groups.count == 1 ? "" : "s")"]
+            for group in groups {
+                let title = group.visualData.title.isEmpty ? "untitled" : group.visualData.title
+                lines.append("group \(group.id.uuidString.prefix(8))  [\(title) \(group.visualData.color.rawValue)]  "
+                    + "saved \(SessionReport.time(group.savedAt))  (\(group.tabs.count) tab\(group.tabs.count == 1 ? "" : "s"))")
+                for tab in group.tabs {
+                    let page = tab.url.map { tab.title.isEmpty ? $0 : "\(tab.title) — \($0)" } ?? "(no history)"
+                    lines.append("  \(tab.id.uuidString.prefix(8))  \(page)")
+                }
+            }
+            try StandardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        }
+    }
+}
+
+/// What `ls --saved-groups --json` prints.
+struct SavedGroupsReport: Encodable {
+    struct Group: Encodable {
+        var id: String
+        var title: String
+        var color: String
+        var collapsed: Bool
+        var sourceBrowser: String?
+        var savedAt: Date
+        var tabs: [Tab]
+    }
+
+    struct Tab: Encodable {
+        var id: String
+        var title: String
+        var url: String?
+    }
+
+    var savedGroups: [Group]
+
+    init(_ groups: [SavedTabGroup]) {
+        savedGroups = groups.map { group in
+            Group(
+                id: group.id.uuidString, title: group.visualData.title, color: group.visualData.color.rawValue,
+                collapsed: group.visualData.isCollapsed, sourceBrowser: group.sourceBrowser?.uuidString,
+                savedAt: group.savedAt,
+                tabs: group.tabs.map { Tab(id: $0.id.uuidString, title: $0.title, url: $0.url) })
         }
     }
 }

@@ -38,4 +38,31 @@ import Testing
             #expect(try binary.run(["check", "--db", path], in: dir.path).status == 0)
         }
     }
+
+    @Test func lsSavedGroups_listsGroupsWithTheirTabs() throws {
+        try TemporaryDirectory.with { dir in
+            let path = dir.file("s.sqlite")
+            let (initial, names) = try WebStateListNotation.parse(
+                "| a* [ 0 b c ]", groups: ["0": TabGroupVisualData(title: "Trip", color: .cyan)])
+            do {
+                let database = try SessionDatabase.open(atPath: path)
+                let browser = try SQLiteBrowserRepository(database: database).createBrowser().id
+                try SQLiteWebStateListRepository(database: database).update(browser) { $0 = initial }
+                try SQLiteSavedTabGroupRepository(database: database).saveAndClose(names.groupID("0"), in: browser)
+                try database.close()
+            }
+            let text = try binary.run(["ls", "--saved-groups", "--db", path], in: dir.path)
+            let lines = text.stdout.split(separator: "\n")
+            #expect(lines.first == "1 saved group", "\(text)")
+            #expect(lines.dropFirst().first?.contains("[Trip cyan]") == true && lines.count == 4, "\(text.stdout)")
+            let json = try binary.run(["ls", "--saved-groups", "--json", "--db", path], in: dir.path)
+            let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+            let groups = object?["saved_groups"] as? [[String: Any]] ?? []
+            #expect(groups.first?["title"] as? String == "Trip")
+            #expect((groups.first?["tabs"] as? [[String: Any]])?.count == 2)
+            let both = try binary.run(["ls", "--saved-groups", "--archived", "--db", path], in: dir.path)
+            #expect(both.status == 64, "\(both)")
+            #expect(try binary.run(["ls", "--db", path], in: dir.path).stdout.hasPrefix("1 browser, 1 tab\n"))
+        }
+    }
 }
