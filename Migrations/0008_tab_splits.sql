@@ -13,6 +13,8 @@
 --   write that moves no split tab writes no row here.
 -- * A split goes with either tab (`ON DELETE CASCADE`), and follows a tab
 --   whose identifier changes (`ON UPDATE CASCADE`).
+-- * While sync is on, a split's tabs' records carry it (the triggers below mark
+--   them, as the triggers of 0004 mark a changed tab).
 -- * A split is whole when its tabs are neighbours in `sort_key` order, both
 --   pinned or neither, in the same group or none. A binary that knows this
 --   table keeps every split whole; an older one may not, so readers check.
@@ -27,6 +29,34 @@ CREATE TABLE tab_splits (
     CHECK (first_tab_id <> second_tab_id)
 );
 CREATE INDEX tab_splits_by_browser ON tab_splits(browser_id);
+
+-- Splits ride on each device's tab records while sync is on: making, changing
+-- or ending a split marks both its tabs for upload, as a change of their rows
+-- would.
+CREATE TRIGGER sync_after_split_insert AFTER INSERT ON tab_splits
+WHEN (SELECT enabled FROM sync_state WHERE id = 1) = 1
+BEGIN
+    INSERT INTO sync_outbox (kind, local_id, marked_at)
+    SELECT kind, id, strftime('%Y-%m-%d %H:%M:%f', 'now') FROM sync_tab_kinds
+    WHERE id IN (new.first_tab_id, new.second_tab_id)
+    ON CONFLICT (kind, local_id) DO UPDATE SET generation = generation + 1;
+END;
+CREATE TRIGGER sync_after_split_update AFTER UPDATE ON tab_splits
+WHEN (SELECT enabled FROM sync_state WHERE id = 1) = 1
+BEGIN
+    INSERT INTO sync_outbox (kind, local_id, marked_at)
+    SELECT kind, id, strftime('%Y-%m-%d %H:%M:%f', 'now') FROM sync_tab_kinds
+    WHERE id IN (old.first_tab_id, old.second_tab_id, new.first_tab_id, new.second_tab_id)
+    ON CONFLICT (kind, local_id) DO UPDATE SET generation = generation + 1;
+END;
+CREATE TRIGGER sync_after_split_delete AFTER DELETE ON tab_splits
+WHEN (SELECT enabled FROM sync_state WHERE id = 1) = 1
+BEGIN
+    INSERT INTO sync_outbox (kind, local_id, marked_at)
+    SELECT kind, id, strftime('%Y-%m-%d %H:%M:%f', 'now') FROM sync_tab_kinds
+    WHERE id IN (old.first_tab_id, old.second_tab_id)
+    ON CONFLICT (kind, local_id) DO UPDATE SET generation = generation + 1;
+END;
 
 -- Every split of an open window, with its tabs' places.
 CREATE VIEW open_splits AS

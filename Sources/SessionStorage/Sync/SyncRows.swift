@@ -155,7 +155,15 @@ enum SyncRows {
         else { return nil }
         return SyncedTab(
             id: id, window: row[0], sortKey: row[1], pinned: row[2], group: row[3], opener: row[7],
-            lastActive: milliseconds(row[6]), current: current, navigations: navigations)
+            lastActive: milliseconds(row[6]), current: current, navigations: navigations, split: try split(db, tab: id))
+    }
+
+    /// The split view of tab `id`, if the store has splits and the tab is in one.
+    private static func split(_ db: Database, tab id: String) throws -> SyncedSplit? {
+        guard try db.tableExists("tab_splits") else { return nil }
+        return try Row.fetchOne(db, sql: """
+            SELECT id, ratio, layout FROM tab_splits WHERE first_tab_id = ?1 OR second_tab_id = ?1
+            """, arguments: [id]).map { SyncedSplit(id: $0[0], ratio: $0[1], layout: $0[2]) }
     }
 
     private static func group(_ db: Database, id: String) throws -> SyncedGroup? {

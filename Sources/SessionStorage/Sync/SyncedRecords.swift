@@ -117,12 +117,17 @@ package struct SyncedTab: Sendable, Hashable, Codable {
     package var current: Int?
     /// At most 12 navigations: from current−6 to current+5.
     package var navigations: [SyncedNavigation]
+    /// The split view the tab is shown in, if any; absent from the payload otherwise (a client
+    /// from before splits reads the record as before).
+    package var split: SyncedSplit?
 
     /// Creates a tab record.
     package init(
         id: String, window: String, sortKey: Int64, pinned: Bool, group: String?, opener: String?,
-        lastActive: Int64, current: Int?, navigations: [SyncedNavigation], v: Int = syncPayloadVersion
+        lastActive: Int64, current: Int?, navigations: [SyncedNavigation], split: SyncedSplit? = nil,
+        v: Int = syncPayloadVersion
     ) {
+        self.split = split
         self.v = v
         self.id = id
         self.window = window
@@ -258,5 +263,22 @@ package enum SyncRecordContent: Sendable, Hashable {
         case .group: return .group(try decoder.decode(SyncedGroup.self, from: data))
         case .closed: return .closed(try decoder.decode(SyncedClosedTab.self, from: data))
         }
+    }
+}
+
+/// A tab's split view in its record: the split's id, the first tab's share and the layout.
+package struct SyncedSplit: Sendable, Hashable, Codable {
+    /// The split's id; both tabs of the split carry it.
+    package var id: String
+    /// The first tab's share, from 0 to 1.
+    package var ratio: Double
+    /// `vertical` or `horizontal`.
+    package var layout: String
+
+    /// Creates a split description.
+    package init(id: String, ratio: Double, layout: String) {
+        self.id = id
+        self.ratio = ratio
+        self.layout = layout
     }
 }

@@ -57,6 +57,45 @@ import Testing
         #expect(pending.first { $0.entry.kind == .closed }?.expiresAt != nil)
     }
 
+    /// Splits ride on the tab records (issue 38); archived tabs and saved groups leave them.
+    @Test func splits_markAndRideOnTabRecords_archivedAndSavedTabsLeaveThem() throws {
+        let store = try TemporaryStore.onDisk()
+        let (browser, names) = try store.seed("| a* b [ 0 c ] d")
+        for name in ["a", "b", "c", "d"] {
+            try store.histories.commit(NavigationItem(url: "https://\(name).example/", title: name), in: names.webStateID(name))
+        }
+        let sync = try enabled(store)
+        try sync.acknowledge(sync.pending(limit: 100).map(\.entry))
+        let a = names.webStateID("a").uuidString
+        let b = names.webStateID("b").uuidString
+        try store.tabs.update(browser) {
+            _ = try $0.createSplit(
+                at: [0, 1], visualData: TabSplitVisualData(ratio: 0.25, layout: .horizontal), id: names.splitID("1"))
+        }
+        #expect(try outbox(store) == ["tab \(a)", "tab \(b)"].sorted())
+        let records = try sync.pending(limit: 100).compactMap { pending -> SyncedTab? in
+            guard case .tab(let record)? = pending.content else { return nil }
+            return record
+        }
+        #expect(records.map(\.split) == [
+            SyncedSplit(id: names.splitID("1").uuidString, ratio: 0.25, layout: "horizontal"),
+            SyncedSplit(id: names.splitID("1").uuidString, ratio: 0.25, layout: "horizontal"),
+        ])
+        try sync.acknowledge(sync.pending(limit: 100).map(\.entry))
+
+        // Archived and saved tabs are no longer this device's open tabs: their records go.
+        try store.tabs.update(browser) { _ = try $0.setLastActiveAt(Date(), forTabAt: 0) }
+        try sync.acknowledge(sync.pending(limit: 100).map(\.entry))
+        try SQLiteSavedTabGroupRepository(database: store.database).saveAndClose(names.groupID("0"), in: browser)
+        try SQLiteTabArchiveRepository(database: store.database).archive(
+            olderThan: Date(timeIntervalSinceNow: -3600), in: nil, exempting: ArchiveExemptions())
+        let left = try sync.pending(limit: 100)
+        let c = names.webStateID("c").uuidString
+        let d = names.webStateID("d").uuidString
+        #expect(Set(left.filter { $0.entry.kind == .tab }.map(\.entry.localID)).isSuperset(of: [c, d]))
+        #expect(left.filter { $0.entry.kind == .tab && [c, d].contains($0.entry.localID) }.allSatisfy { $0.content == nil })
+    }
+
     @Test func aRecordMarkedAgainDuringItsUpload_staysInTheOutbox() throws {
         let store = try TemporaryStore.onDisk()
         let (_, names) = try store.seed("| a*")
