@@ -185,7 +185,7 @@ import Testing
     // MARK: - Full disk
 
     @Test func fullDisk_failsClearly_keepsEveryAcknowledgedWrite_andChecksClean() throws {
-        guard let mount = mountTmpfs(size: "1m") else {
+        guard let mount = mountTmpfs(size: "2m") else {
             print("skipped: cannot mount a tmpfs here (needs root and CAP_SYS_ADMIN)")
             return
         }
