@@ -8,6 +8,9 @@
 //   once the browser's events pause (a browser restoring its windows fires many).
 // - Private (incognito) windows never reach the host: the extension asks for no
 //   private access ("incognito": "not_allowed"), and drops any private event anyway.
+// - Each tab's split view (splitViewId, -1 for none) goes with it where the browser has
+//   split views; a restore makes the window's splits again where the browser can
+//   (Chromium's tabs.createSplit).
 // - The host's reply to a message names the store identifiers of new tabs; the
 //   extension keeps them (Firefox: sessions.setTabValue, which survives a restart;
 //   Chromium: storage.session, which survives the service worker) and sends them in
@@ -216,6 +219,14 @@ async function rememberedID(tabID) {
   }
 }
 
+// The split view a tab is in (Chromium 156, Firefox ESR 153: tabs.Tab.splitViewId), -1 for none;
+// undefined where the browser has no split views, and the key is then left out.
+function splitViewOf(tab) {
+  if (tab.splitViewId === undefined || tab.splitViewId === null) return undefined;
+  const none = api.tabs.SPLIT_VIEW_ID_NONE ?? -1;
+  return tab.splitViewId === none || tab.splitViewId < 0 ? -1 : tab.splitViewId;
+}
+
 function describeTab(tab) {
   return {
     id: tab.id,
@@ -228,6 +239,7 @@ function describeTab(tab) {
     active: tab.active,
     openerTabId: tab.openerTabId,
     incognito: tab.incognito,
+    splitViewId: splitViewOf(tab),
   };
 }
 
@@ -310,6 +322,25 @@ globalThis.sessionStoreRestore = async (browser) => {
       const made = await api.tabs.group({ tabIds: members, createProperties: { windowId: window.id } });
       await api.tabGroups.update(made, { title: group.title, color: group.color, collapsed: group.collapsed });
     }
+    // Split views: made where the browser lets an extension (Chromium's tabs.createSplit);
+    // Firefox has none, and the host is told how many were not made.
+    const pairs = new Map(); // store split id -> indexes of its tabs
+    plan.tabs.forEach((tab, i) => {
+      if (tab.split) pairs.set(tab.split, [...(pairs.get(tab.split) ?? []), i]);
+    });
+    let splitsNotMade = 0;
+    for (const indexes of pairs.values()) {
+      if (indexes.length !== 2 || typeof api.tabs.createSplit !== "function") {
+        splitsNotMade += 1;
+        continue;
+      }
+      try {
+        await api.tabs.createSplit(indexes.map((i) => ids[i]));
+      } catch (error) {
+        stats.lastError = String(error);
+        splitsNotMade += 1;
+      }
+    }
     await api.tabs.update(ids[active], { active: true });
     // Chromium loads what it creates: each tab but the active one is discarded (a new tab id),
     // once its URL is committed (a tab discarded before that keeps no URL, or Firefox's about:blank).
@@ -337,10 +368,10 @@ globalThis.sessionStoreRestore = async (browser) => {
     const tabs = (made.tabs ?? []).map((tab) => ({ ...describeTab(tab), sid: sidOf.get(tab.id) ?? null }));
     const reply = await request({
       type: "windowRestored", browser,
-      window: { id: window.id, tabs, groups: groups.map(describeGroup) },
+      window: { id: window.id, tabs, groups: groups.map(describeGroup) }, splitsNotMade,
     });
     if (reply?.error || reply === undefined) throw new Error(reply?.error ?? "disconnected from the host");
-    return { window: window.id, tabs: tabs.length };
+    return { window: window.id, tabs: tabs.length, splits: pairs.size - splitsNotMade, splitsNotMade };
   } catch (error) {
     // A window made, or opened again in the store, but not told to the host: the next
     // snapshot puts the store right, as after a reconnection.
@@ -576,7 +607,7 @@ api.tabs.onActivated.addListener((info) => {
   post({ type: "tabActivated", tabId: info.tabId, windowId: info.windowId });
 });
 
-const followed = ["url", "title", "pinned", "groupId", "status"];
+const followed = ["url", "title", "pinned", "groupId", "status", "splitViewId"];
 api.tabs.onUpdated.addListener((tabId, changes, tab) => {
   if (isUnmirrored(tab) || unmirroredTabs.has(tabId)) return;
   if (!followed.some((key) => key in changes)) return;
