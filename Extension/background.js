@@ -221,10 +221,37 @@ async function rememberedID(tabID) {
 
 // The split view a tab is in (Chromium 156, Firefox ESR 153: tabs.Tab.splitViewId), -1 for none;
 // undefined where the browser has no split views, and the key is then left out.
+function splitValue(value) {
+  if (value === undefined || value === null) return undefined;
+  return value === (api.tabs.SPLIT_VIEW_ID_NONE ?? -1) || value < 0 ? -1 : value;
+}
+
 function splitViewOf(tab) {
-  if (tab.splitViewId === undefined || tab.splitViewId === null) return undefined;
-  const none = api.tabs.SPLIT_VIEW_ID_NONE ?? -1;
-  return tab.splitViewId === none || tab.splitViewId < 0 ? -1 : tab.splitViewId;
+  const split = splitValue(tab.splitViewId);
+  if (split === undefined) return undefined;
+  // A split view's end waits (below): until then the tab is told as still in it.
+  if (split === -1 && splitEnding.has(tab.id)) return splitEnding.get(tab.id);
+  if (split === -1) lastSplit.delete(tab.id);
+  else lastSplit.set(tab.id, split);
+  return split;
+}
+
+// Chromium ends a window's split views as the window closes (and as the browser quits), an
+// onUpdated per tab before the tabs go: told at once, the store would keep the closed window
+// without them. So a split view's end is told SPLIT_END_MS later, and only for a tab still there.
+const SPLIT_END_MS = 400;
+const lastSplit = new Map(); // tab id -> the split view it was last told in
+const splitEnding = new Map(); // tab id -> that split view, while its end waits
+
+function splitEnded(tabId) {
+  if (!lastSplit.has(tabId) || splitEnding.has(tabId)) return;
+  splitEnding.set(tabId, lastSplit.get(tabId));
+  setTimeout(() => {
+    splitEnding.delete(tabId);
+    api.tabs.get(tabId).then((tab) => {
+      if (!isUnmirrored(tab)) post({ type: "tabUpdated", tab: describeTab(tab) });
+    }, () => lastSplit.delete(tabId)); // closed meanwhile: its tabRemoved was told
+  }, SPLIT_END_MS);
 }
 
 function describeTab(tab) {
@@ -577,6 +604,7 @@ api.tabs.onCreated.addListener((tab) => {
 });
 
 api.tabs.onRemoved.addListener((tabId, info) => {
+  lastSplit.delete(tabId);
   if (unmirroredTabs.delete(tabId) || unmirroredWindows.has(info.windowId)) return;
   post({ type: "tabRemoved", tabId, windowId: info.windowId, isWindowClosing: info.isWindowClosing });
 });
@@ -611,6 +639,10 @@ const followed = ["url", "title", "pinned", "groupId", "status", "splitViewId"];
 api.tabs.onUpdated.addListener((tabId, changes, tab) => {
   if (isUnmirrored(tab) || unmirroredTabs.has(tabId)) return;
   if (!followed.some((key) => key in changes)) return;
+  if ("splitViewId" in changes && splitValue(changes.splitViewId) === -1) {
+    splitEnded(tabId);
+    if (Object.keys(changes).length === 1) return; // told once the wait is over
+  }
   post({ type: "tabUpdated", tab: describeTab(tab) });
 });
 
