@@ -163,5 +163,21 @@ import Testing
         asked.browser = browser.uuidString
         let plan = try #require(try mirror.handle(asked).plan)
         #expect(plan.tabs.map(\.split) == [nil, id.uuidString, id.uuidString])
+        // A browser that cannot make a split (Firefox) says so; the window shows none, so the split ends.
+        var restored = MirrorMessage(id: 4, type: .windowRestored)
+        restored.browser = browser.uuidString
+        var window = Self.window([-1, -1, -1])
+        window.id = 2
+        for index in window.tabs!.indices {
+            window.tabs![index].windowId = 2
+            window.tabs![index].sid = plan.tabs[index].sid
+        }
+        restored.window = window
+        restored.splitsNotMade = 1
+        #expect(try mirror.handle(restored).error == nil)
+        #expect(mirror.takeNotes().contains { $0.contains("without 1 of its split view(s)") })
+        let list = try store.tabs.snapshot(of: browser).list
+        #expect(list.webStates.map(\.id.uuidString) == plan.tabs.map(\.sid))
+        #expect(list.splits.isEmpty)
     }
 }
