@@ -4,9 +4,10 @@ import SessionStorage
 
 extension BrowserMirror {
     /// Writes a window's tabs as the browser shows them: their order, pinned
-    /// tabs, groups (title, colour, collapsed), split views and the active tab. Tabs the store
-    /// has and the window no longer shows are closed (recently closed tabs); new
-    /// ones are added with their opener, when it is in the same window.
+    /// tabs, groups (title, colour, collapsed), split views and the active tab.
+    /// Tabs the store has and the window no longer shows are closed (recently
+    /// closed tabs); new ones are added with their opener, when it is in the same
+    /// window.
     ///
     /// Between two events a browser may report a state the store's rules refuse
     /// (a group's tabs not yet together, a pinned tab not yet moved to the front):

@@ -74,7 +74,8 @@ extension BrowserMirror {
         // Groups of windows gone no longer claim theirs.
         memory.groupOf = memory.groupOf.filter { memory.state.groups[$0.key] != nil }
         Self.matchGroups(of: order, state: memory.state, tabOf: memory.tabOf, in: list, into: &memory.groupOf)
-        Self.matchSplits(of: order, in: window.id, state: memory.state, tabOf: memory.tabOf, in: list, into: &memory.splitOf)
+        Self.matchSplits(
+            of: order, in: window.id, state: memory.state, tabOf: memory.tabOf, in: list, into: &memory.splitOf)
         if owner == nil { try browsers.setSource(source, of: browser) }
         if let missing = message.splitsNotMade, missing > 0 {
             memory.notes.append(

@@ -84,7 +84,9 @@ extension BrowserMirror {
         guard !current.splits.isEmpty else { return (splitIDs, []) }
         var members: [TabSplitID: [Int]] = [:]
         for (index, tab) in order.enumerated() {
-            if let id = memory.tabOf[tab], let split = current.splitID(of: id) { members[split, default: []].append(index) }
+            if let id = memory.tabOf[tab], let split = current.splitID(of: id) {
+                members[split, default: []].append(index)
+            }
         }
         var splits: [TabSplit] = []
         for (id, indexes) in members where Self.refusal(indexes, pinnedCount: pinnedCount, groupIDs: groupIDs) == nil {

@@ -36,6 +36,7 @@ package final class BrowserMirror {
         var splitOf: [SplitKey: TabSplitID] = [:]
         /// Split views the store cannot hold as the browser shows them, each noted once.
         var ignoredSplits: Set<SplitKey> = []
+        /// How many split views were left out since the host started (``BrowserMirror/ignoredSplitCount``).
         var ignoredSplitTotal = 0
         /// What the host logs, taken with ``BrowserMirror/takeNotes()``.
         var notes: [String] = []

@@ -19,7 +19,8 @@ import Testing
                 pinned: index < pinned, groupId: groups?[index] ?? -1, active: index == 0, splitViewId: split)
         }
         let used = Set((groups ?? []).compactMap { $0 })
-        return BrowserWindow(id: 1, tabs: tabs, groups: used.sorted().map { BrowserGroup(id: $0, windowId: 1, title: "G\($0)") })
+        let groups = used.sorted().map { BrowserGroup(id: $0, windowId: 1, title: "G\($0)") }
+        return BrowserWindow(id: 1, tabs: tabs, groups: groups)
     }
 
     private static func snapshot(_ window: BrowserWindow, id: Int = 1) -> MirrorMessage {
