@@ -8,6 +8,9 @@
 //   once the browser's events pause (a browser restoring its windows fires many).
 // - Private (incognito) windows never reach the host: the extension asks for no
 //   private access ("incognito": "not_allowed"), and drops any private event anyway.
+// - Each tab's split view (splitViewId, -1 for none) goes with it where the browser has
+//   split views; a restore makes the window's splits again where the browser can
+//   (Chromium's tabs.createSplit).
 // - The host's reply to a message names the store identifiers of new tabs; the
 //   extension keeps them (Firefox: sessions.setTabValue, which survives a restart;
 //   Chromium: storage.session, which survives the service worker) and sends them in
@@ -216,6 +219,41 @@ async function rememberedID(tabID) {
   }
 }
 
+// The split view a tab is in (Chromium 156, Firefox ESR 153: tabs.Tab.splitViewId), -1 for none;
+// undefined where the browser has no split views, and the key is then left out.
+function splitValue(value) {
+  if (value === undefined || value === null) return undefined;
+  return value === (api.tabs.SPLIT_VIEW_ID_NONE ?? -1) || value < 0 ? -1 : value;
+}
+
+function splitViewOf(tab) {
+  const split = splitValue(tab.splitViewId);
+  if (split === undefined) return undefined;
+  // A split view's end waits (below): until then the tab is told as still in it.
+  if (split === -1 && splitEnding.has(tab.id)) return splitEnding.get(tab.id);
+  if (split === -1) lastSplit.delete(tab.id);
+  else lastSplit.set(tab.id, split);
+  return split;
+}
+
+// Chromium ends a window's split views as the window closes (and as the browser quits), an
+// onUpdated per tab before the tabs go: told at once, the store would keep the closed window
+// without them. So a split view's end is told SPLIT_END_MS later, and only for a tab still there.
+const SPLIT_END_MS = 400;
+const lastSplit = new Map(); // tab id -> the split view it was last told in
+const splitEnding = new Map(); // tab id -> that split view, while its end waits
+
+function splitEnded(tabId) {
+  if (!lastSplit.has(tabId) || splitEnding.has(tabId)) return;
+  splitEnding.set(tabId, lastSplit.get(tabId));
+  setTimeout(() => {
+    splitEnding.delete(tabId);
+    api.tabs.get(tabId).then((tab) => {
+      if (!isUnmirrored(tab)) post({ type: "tabUpdated", tab: describeTab(tab) });
+    }, () => lastSplit.delete(tabId)); // closed meanwhile: its tabRemoved was told
+  }, SPLIT_END_MS);
+}
+
 function describeTab(tab) {
   return {
     id: tab.id,
@@ -228,6 +266,7 @@ function describeTab(tab) {
     active: tab.active,
     openerTabId: tab.openerTabId,
     incognito: tab.incognito,
+    splitViewId: splitViewOf(tab),
   };
 }
 
@@ -310,6 +349,25 @@ globalThis.sessionStoreRestore = async (browser) => {
       const made = await api.tabs.group({ tabIds: members, createProperties: { windowId: window.id } });
       await api.tabGroups.update(made, { title: group.title, color: group.color, collapsed: group.collapsed });
     }
+    // Split views: made where the browser lets an extension (Chromium's tabs.createSplit);
+    // Firefox has none, and the host is told how many were not made.
+    const pairs = new Map(); // store split id -> indexes of its tabs
+    plan.tabs.forEach((tab, i) => {
+      if (tab.split) pairs.set(tab.split, [...(pairs.get(tab.split) ?? []), i]);
+    });
+    let splitsNotMade = 0;
+    for (const indexes of pairs.values()) {
+      if (indexes.length !== 2 || typeof api.tabs.createSplit !== "function") {
+        splitsNotMade += 1;
+        continue;
+      }
+      try {
+        await api.tabs.createSplit(indexes.map((i) => ids[i]));
+      } catch (error) {
+        stats.lastError = String(error);
+        splitsNotMade += 1;
+      }
+    }
     await api.tabs.update(ids[active], { active: true });
     // Chromium loads what it creates: each tab but the active one is discarded (a new tab id),
     // once its URL is committed (a tab discarded before that keeps no URL, or Firefox's about:blank).
@@ -337,10 +395,10 @@ globalThis.sessionStoreRestore = async (browser) => {
     const tabs = (made.tabs ?? []).map((tab) => ({ ...describeTab(tab), sid: sidOf.get(tab.id) ?? null }));
     const reply = await request({
       type: "windowRestored", browser,
-      window: { id: window.id, tabs, groups: groups.map(describeGroup) },
+      window: { id: window.id, tabs, groups: groups.map(describeGroup) }, splitsNotMade,
     });
     if (reply?.error || reply === undefined) throw new Error(reply?.error ?? "disconnected from the host");
-    return { window: window.id, tabs: tabs.length };
+    return { window: window.id, tabs: tabs.length, splits: pairs.size - splitsNotMade, splitsNotMade };
   } catch (error) {
     // A window made, or opened again in the store, but not told to the host: the next
     // snapshot puts the store right, as after a reconnection.
@@ -546,6 +604,7 @@ api.tabs.onCreated.addListener((tab) => {
 });
 
 api.tabs.onRemoved.addListener((tabId, info) => {
+  lastSplit.delete(tabId);
   if (unmirroredTabs.delete(tabId) || unmirroredWindows.has(info.windowId)) return;
   post({ type: "tabRemoved", tabId, windowId: info.windowId, isWindowClosing: info.isWindowClosing });
 });
@@ -576,10 +635,14 @@ api.tabs.onActivated.addListener((info) => {
   post({ type: "tabActivated", tabId: info.tabId, windowId: info.windowId });
 });
 
-const followed = ["url", "title", "pinned", "groupId", "status"];
+const followed = ["url", "title", "pinned", "groupId", "status", "splitViewId"];
 api.tabs.onUpdated.addListener((tabId, changes, tab) => {
   if (isUnmirrored(tab) || unmirroredTabs.has(tabId)) return;
   if (!followed.some((key) => key in changes)) return;
+  if ("splitViewId" in changes && splitValue(changes.splitViewId) === -1) {
+    splitEnded(tabId);
+    if (Object.keys(changes).length === 1) return; // told once the wait is over
+  }
   post({ type: "tabUpdated", tab: describeTab(tab) });
 });
 

@@ -4,9 +4,10 @@ import SessionStorage
 
 extension BrowserMirror {
     /// Writes a window's tabs as the browser shows them: their order, pinned
-    /// tabs, groups (title, colour, collapsed) and the active tab. Tabs the store
-    /// has and the window no longer shows are closed (recently closed tabs); new
-    /// ones are added with their opener, when it is in the same window.
+    /// tabs, groups (title, colour, collapsed), split views and the active tab.
+    /// Tabs the store has and the window no longer shows are closed (recently
+    /// closed tabs); new ones are added with their opener, when it is in the same
+    /// window.
     ///
     /// Between two events a browser may report a state the store's rules refuse
     /// (a group's tabs not yet together, a pinned tab not yet moved to the front):
@@ -35,6 +36,7 @@ extension BrowserMirror {
         var pinnedCount = 0
         var finishedGroups: Set<TabGroupID> = []
         var activeIndex: Int?
+        var written: [Int] = []
         let ids = order.map { webStateID(forTab: $0) }
         let inWindow = Set(ids)
         for (position, tabID) in order.enumerated() {
@@ -67,6 +69,7 @@ extension BrowserMirror {
             if memory.state.active[window] == tabID { activeIndex = index }
             webStates.append(webState)
             groupIDs.append(group)
+            written.append(tabID)
         }
         for id in current.webStates.map(\.id) where inTransit.contains(id) && !inWindow.contains(id) {
             var webState = known[id]!
@@ -79,9 +82,12 @@ extension BrowserMirror {
         for index in webStates.indices where webStates[index].opener.map({ !listed.contains($0.openerID) }) == true {
             webStates[index].opener = nil
         }
+        // Tabs in transit (after the window's own) are in no split.
+        let (splitIDs, splits) = splits(
+            for: written, in: window, pinnedCount: pinnedCount, groupIDs: groupIDs, current: current)
         return try WebStateList(
             webStates: webStates, pinnedCount: pinnedCount, groupIDs: groupIDs, groups: Array(groups.values),
-            activeIndex: activeIndex)
+            splitIDs: splitIDs, splits: splits, activeIndex: activeIndex)
     }
 
     /// The store's group for a browser group, a new identifier when it has none.

@@ -5,7 +5,9 @@ import SessionStorage
 /// A window the store keeps, opened in the browser: the extension asks for its
 /// plan (`restorePlan`: the tabs in order with their pages, pinned tabs, groups
 /// and the active tab, a page of at most ``NativeMessaging/maximumOutgoing``
-/// bytes at a time), opens it without loading its tabs, and then tells the host
+/// bytes at a time), opens it without loading its tabs, makes its split views
+/// where the browser can (Chromium's `tabs.createSplit`; Firefox gives extensions
+/// no way to, and the extension says so), and then tells the host
 /// the window it made (`windowRestored`), each tab carrying the identifier the
 /// plan gave it. Those tabs are the store's tabs, with their histories: a restore
 /// is not a copy.
@@ -33,7 +35,8 @@ extension BrowserMirror {
             return RestorePlan.Tab(
                 sid: webState.id.uuidString, url: snapshot.pages[webState.id]?.url ?? "",
                 title: snapshot.pages[webState.id]?.title ?? "", pinned: index < list.pinnedCount,
-                group: groupID?.uuidString, active: index == list.activeIndex)
+                group: groupID?.uuidString, active: index == list.activeIndex,
+                split: list.splitID(of: webState.id)?.uuidString)
         }
         let groups = list.orderedGroups.map(RestorePlan.Group.init)
         return try RestorePlan.page(browser: text, tabs: tabs, groups: groups, from: message.offset ?? 0)
@@ -71,7 +74,14 @@ extension BrowserMirror {
         // Groups of windows gone no longer claim theirs.
         memory.groupOf = memory.groupOf.filter { memory.state.groups[$0.key] != nil }
         Self.matchGroups(of: order, state: memory.state, tabOf: memory.tabOf, in: list, into: &memory.groupOf)
+        Self.matchSplits(
+            of: order, in: window.id, state: memory.state, tabOf: memory.tabOf, in: list, into: &memory.splitOf)
         if owner == nil { try browsers.setSource(source, of: browser) }
+        if let missing = message.splitsNotMade, missing > 0 {
+            memory.notes.append(
+                "browser \(text) restored without \(missing) of its split view(s): this browser cannot make one "
+                    + "for an extension, so the store's split(s) end as the window shows none")
+        }
         try reconcile(window.id)
         var ids: [String: String] = [:]
         for tab in order {

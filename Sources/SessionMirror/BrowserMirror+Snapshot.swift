@@ -104,8 +104,16 @@ extension BrowserMirror {
             guard let browser = browserOf[window], let list = storedLists[browser]?.list else { continue }
             Self.matchGroups(of: order, state: state, tabOf: tabOf, in: list, into: &groupOf)
         }
+        // Split views: a browser split view is the store split that holds both of its tabs.
+        var splitOf: [SplitKey: TabSplitID] = [:]
+        for (window, order) in state.windows {
+            guard let browser = browserOf[window], let list = storedLists[browser]?.list else { continue }
+            Self.matchSplits(of: order, in: window, state: state, tabOf: tabOf, in: list, into: &splitOf)
+        }
         // Windows removed and not yet closed are open in the store: the matching above took them as such.
-        memory = Memory(state: state, browserOf: browserOf, tabOf: tabOf, groupOf: groupOf)
+        memory = Memory(
+            state: state, browserOf: browserOf, tabOf: tabOf, groupOf: groupOf, splitOf: splitOf,
+            ignoredSplits: memory.ignoredSplits, ignoredSplitTotal: memory.ignoredSplitTotal, notes: memory.notes)
         // A tab the store keeps in another browser moves to its window's browser first, with its
         // history: before any browser is closed or arranged, so that none of them drops it.
         let order = state.windows.keys.sorted()

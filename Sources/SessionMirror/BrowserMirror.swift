@@ -32,6 +32,14 @@ package final class BrowserMirror {
         var browserOf: [Int: BrowserID] = [:]
         var tabOf: [Int: WebStateID] = [:]
         var groupOf: [Int: TabGroupID] = [:]
+        /// The store's split for each split view of a window (see ``BrowserMirror/SplitKey``).
+        var splitOf: [SplitKey: TabSplitID] = [:]
+        /// Split views the store cannot hold as the browser shows them, each noted once.
+        var ignoredSplits: Set<SplitKey> = []
+        /// How many split views were left out since the host started (``BrowserMirror/ignoredSplitCount``).
+        var ignoredSplitTotal = 0
+        /// What the host logs, taken with ``BrowserMirror/takeNotes()``.
+        var notes: [String] = []
         /// Tabs detached from a window and not yet attached to another, with the window they left.
         var detached: [Int: (tab: BrowserState.Tab, from: Int)] = [:]
         /// The pinned state a tab leaving its strip was given (an update at index -1): Chromium

@@ -14,6 +14,11 @@ package struct BrowserState: Sendable, Equatable {
         package var pinned: Bool
         package var groupId: Int?
         package var openerTabId: Int?
+        /// The browser's split view the tab is in (`tabs.Tab.splitViewId`), `nil` for none.
+        package var splitViewId: Int? = nil
+        /// Whether the browser ever said which split view the tab is in (one without split
+        /// views never does).
+        package var splitReported = false
     }
 
     /// Each window's tabs, in order.
@@ -62,7 +67,8 @@ package struct BrowserState: Sendable, Equatable {
         windows[tab.windowId] = order
         tabs[tab.id] = Tab(
             windowId: tab.windowId, url: Self.url(tab.url), title: tab.title ?? "", pinned: tab.pinned ?? false,
-            groupId: Self.group(tab.groupId), openerTabId: tab.openerTabId)
+            groupId: Self.optionalID(tab.groupId), openerTabId: tab.openerTabId,
+            splitViewId: Self.optionalID(tab.splitViewId), splitReported: tab.splitViewId != nil)
         if tab.active == true { active[tab.windowId] = tab.id }
     }
 
@@ -77,7 +83,12 @@ package struct BrowserState: Sendable, Equatable {
         if let url = Self.url(tab.url) { known.url = url }
         if let title = tab.title { known.title = title }
         if let pinned = tab.pinned { known.pinned = pinned }
-        if tab.groupId != nil { known.groupId = Self.group(tab.groupId) }
+        if tab.groupId != nil { known.groupId = Self.optionalID(tab.groupId) }
+        // Absent: a browser without split views, or a message that does not say.
+        if tab.splitViewId != nil {
+            known.splitViewId = Self.optionalID(tab.splitViewId)
+            known.splitReported = true
+        }
         tabs[tab.id] = known
         if tab.active == true { active[known.windowId] = tab.id }
         // The index the browser reports now: pinning, for one, moves a tab without an onMoved here.
@@ -152,8 +163,8 @@ package struct BrowserState: Sendable, Equatable {
         return url
     }
 
-    /// A group id, `nil` for none (`-1`).
-    private static func group(_ id: Int?) -> Int? {
+    /// A group or split view id, `nil` for none (`-1`, `TAB_GROUP_ID_NONE` or `SPLIT_VIEW_ID_NONE`).
+    private static func optionalID(_ id: Int?) -> Int? {
         guard let id, id >= 0 else { return nil }
         return id
     }

@@ -69,6 +69,9 @@ package struct MirrorMessage: Decodable, Sendable, Equatable {
     /// `openDone`: the host's request number, and what became of each browser it named.
     package var request: Int?
     package var results: [HostChannel.Opened]?
+    /// `windowRestored`: how many of the plan's splits the browser could not make (it has no
+    /// `tabs.createSplit`); the host notes it.
+    package var splitsNotMade: Int?
 
     package init(id: Int, type: Kind) {
         self.id = id
@@ -107,10 +110,14 @@ package struct BrowserTab: Codable, Sendable, Equatable {
     /// The store's identifier for the tab, as the host gave it and the extension
     /// kept it (in `sessions.setTabValue` on Firefox, which survives a restart).
     package var sid: String?
+    /// The split view the tab is in; `-1` (`tabs.SPLIT_VIEW_ID_NONE`) for none, absent when the
+    /// browser has no split views (and then the tab's split is left as it was).
+    package var splitViewId: Int?
 
     package init(
         id: Int, windowId: Int, index: Int, url: String? = nil, title: String? = nil, pinned: Bool? = nil,
-        groupId: Int? = nil, active: Bool? = nil, openerTabId: Int? = nil, sid: String? = nil
+        groupId: Int? = nil, active: Bool? = nil, openerTabId: Int? = nil, sid: String? = nil,
+        splitViewId: Int? = nil
     ) {
         self.id = id
         self.windowId = windowId
@@ -122,6 +129,7 @@ package struct BrowserTab: Codable, Sendable, Equatable {
         self.active = active
         self.openerTabId = openerTabId
         self.sid = sid
+        self.splitViewId = splitViewId
     }
 }
 

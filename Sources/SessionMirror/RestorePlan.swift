@@ -2,8 +2,8 @@ import Foundation
 import SessionModel
 
 /// A stored window, or one page of it, as the extension opens it: its tabs in
-/// order (pinned ones first), each with the page to show, its group and whether
-/// it is the active one, and the window's groups.
+/// order (pinned ones first), each with the page to show, its group, its split
+/// and whether it is the active one, and the window's groups.
 package struct RestorePlan: Encodable, Sendable, Equatable {
     /// One tab to open.
     package struct Tab: Encodable, Sendable, Equatable {
@@ -17,6 +17,9 @@ package struct RestorePlan: Encodable, Sendable, Equatable {
         /// The store's group identifier, one of the plan's `groups`.
         package var group: String?
         package var active: Bool
+        /// The store's split identifier, shared with the tab next to it; the extension makes the
+        /// split where the browser can (Chromium's `tabs.createSplit`).
+        package var split: String?
     }
 
     /// One group of the window.

@@ -189,6 +189,7 @@ extension SessionStore {
             do {
                 // Never dropped: the browser's event waits for the other process, however long.
                 let reply = try retryingWhileLocked("message \(message.id)") { try mirror.handle(message) }
+                for note in mirror.takeNotes() { log(note) }
                 if message.type == .snapshot {
                     // How long a start takes to be known again (the browser suite reads this line).
                     let windows = message.windows ?? []
