@@ -76,16 +76,6 @@ public final class SQLiteTabArchiveRepository: TabArchiveRepository {
 
     // MARK: - Archiving
 
-    /// What `archived_tabs` keeps of one tab, as the statements read it from JSON.
-    private struct Record: Encodable {
-        var id: String
-        var index: Int
-        var opener: String?
-        var group: String?
-        var title: String?
-        var color: String?
-    }
-
     private func archiving(
         olderThan cutoff: Date, in only: BrowserID?, exempting exemptions: ArchiveExemptions
     ) -> @Sendable (Database) throws -> TabArchiveResult {
@@ -109,7 +99,6 @@ public final class SQLiteTabArchiveRepository: TabArchiveRepository {
                 var stored = try cache.take(db, browser: browser)
                 let list = stored.list
                 var indexes: [Int] = []
-                var records: [Record] = []
                 // TabListRules.md, Archived tabs: unused tabs leave; the active tab and the exempt stay.
                 for (index, (webState, group)) in zip(list.webStates, list.groupIDs).enumerated() {
                     guard webState.lastActiveAt < cutoff, index != list.activeIndex else { continue }
@@ -117,10 +106,6 @@ public final class SQLiteTabArchiveRepository: TabArchiveRepository {
                     if exemptions.grouped, group != nil { continue }
                     if exemptions.split, list.splitID(of: webState.id) != nil { continue }
                     indexes.append(index)
-                    let visualData = group.flatMap { list.groups[$0]?.visualData }
-                    records.append(Record(
-                        id: webState.id.uuidString, index: index, opener: webState.opener?.openerID.uuidString,
-                        group: group?.uuidString, title: visualData?.title, color: visualData?.color.rawValue))
                 }
                 guard !indexes.isEmpty else {
                     cache.remember(stored, for: browser)
@@ -128,20 +113,11 @@ public final class SQLiteTabArchiveRepository: TabArchiveRepository {
                 }
                 let archiveID = try archive ?? Self.archiveBrowser(db)
                 archive = archiveID
+                let ids = "[" + indexes.map { "\"\(list.webStates[$0].id.uuidString)\"" }.joined(separator: ",") + "]"
                 let (_, newList, change) = try WebStateListEdit.apply(
                     db, browser: browser, stored: &stored, ownsNewTabs: false
                 ) { try $0.remove(RemovingIndexes(indexes)) }
-
-                // In identifier order, the rows' key order: the statement walks the tables once, in order.
-                let json = String(decoding: try JSONEncoder().encode(records.sorted { $0.id < $1.id }), as: UTF8.self)
-                try db.execute(sql: """
-                    INSERT OR REPLACE INTO archived_tabs (tab_id, former_browser_id, former_index, former_opener_id,
-                        former_group_id, former_group_title, former_group_color, archived_at)
-                    SELECT json_extract(value, '$.id'), ?, json_extract(value, '$.index'), json_extract(value, '$.opener'),
-                        json_extract(value, '$.group'), json_extract(value, '$.title'), json_extract(value, '$.color'), ?
-                    FROM json_each(?)
-                    """, arguments: [browser.uuidString, now, json])
-                try TabRowMoves.move(db, indexes.map { list.webStates[$0].id }, to: archiveID, keepingGroups: false)
+                try Self.moveToArchive(db, ids: ids, from: browser, to: archiveID, at: now)
                 try WebStateListRows.write(db, browser: browser, stored: &stored, list: newList, change: change)
                 cache.remember(stored, for: browser)
                 total += indexes.count
@@ -209,6 +185,35 @@ public final class SQLiteTabArchiveRepository: TabArchiveRepository {
     }
 
     // MARK: - Rows
+
+    /// Records what a restore needs of the tabs `ids` (a JSON array) of `browser`, drops their
+    /// opener links and moves their rows to the end of the archive, in three statements that read
+    /// it all from the rows themselves (their index, opener and group as stored, before the move).
+    private static func moveToArchive(
+        _ db: Database, ids: String, from browser: BrowserID, to archive: BrowserID, at now: StoredDate
+    ) throws {
+        try db.execute(sql: """
+            INSERT OR REPLACE INTO archived_tabs (tab_id, former_browser_id, former_index, former_opener_id,
+                former_group_id, former_group_title, former_group_color, archived_at)
+            SELECT o.id, ?1, o.n, p.opener_tab_id, o.group_id, g.title, g.color, ?2
+            FROM (SELECT id, group_id, ROW_NUMBER() OVER (ORDER BY sort_key) - 1 AS n FROM tabs WHERE browser_id = ?1) AS o
+            LEFT JOIN tab_openers AS p ON p.tab_id = o.id
+            LEFT JOIN tab_groups AS g ON g.id = o.group_id
+            WHERE o.id IN (SELECT value FROM json_each(?3))
+            """, arguments: [browser.uuidString, now, ids])
+        try db.execute(
+            sql: "DELETE FROM tab_openers WHERE tab_id IN (SELECT value FROM json_each(?))", arguments: [ids])
+        let base = (try Int64.fetchOne(
+            db, sql: "SELECT max(sort_key) FROM tabs WHERE browser_id = ?", arguments: [archive.uuidString]
+        ) ?? 0) + (1 << 32)
+        // In the archive, in their former order: each call's tabs of one window after the others.
+        try db.execute(sql: """
+            UPDATE tabs SET browser_id = ?1, group_id = NULL, is_pinned = 0, sort_key = ?2 + a.former_index * 4294967296
+            FROM archived_tabs AS a
+            WHERE a.tab_id = tabs.id AND a.former_browser_id = ?3 AND a.archived_at = ?4
+                AND tabs.browser_id = ?3
+            """, arguments: [archive.uuidString, base, browser.uuidString, now])
+    }
 
     /// The archive's browser, if the store has one.
     private static func existingArchive(_ db: Database) throws -> BrowserID? {
