@@ -309,6 +309,30 @@ import Testing
         }
     }
 
+    /// A part this reader does not know: in the document, a top-level key is read and
+    /// ignored (so a binary from before `archived_tabs` and `saved_groups` imports the
+    /// windows without them); in JSON Lines, a line of another kind is refused at its
+    /// number and nothing changes (so such a binary refuses the whole document).
+    @Test func aPartOfAnotherKind_isIgnoredInTheDocument_andRefusedInLines() throws {
+        let archive = Self.validArchive()
+        let document = String(decoding: try ArchiveStreamingTests.text(archive, layout: .document), as: UTF8.self)
+            .replacingOccurrences(of: "\"archived_tabs\" : [", with: "\"later_parts\" : [")
+        var windowsOnly = archive
+        windowsOnly.archivedTabs = []
+        let store = try TemporaryStore.inMemory()
+        try store.database.importArchive(from: SessionArchive.Reader(data: Data(document.utf8)))
+        #expect(try store.database.exportArchive() == windowsOnly)
+
+        let lines = String(decoding: try ArchiveStreamingTests.text(archive, layout: .lines), as: UTF8.self)
+            .replacingOccurrences(of: "{\"saved_group\":", with: "{\"later_part\":")
+        let other = try TemporaryStore.inMemory()
+        #expect(throws: StorageError.invalidArchive(
+            location: "line 7",
+            reason: #"expected one of "archived_tab", "browser", "tab", "closed_entry" or "saved_group""#)
+        ) { try other.database.importArchive(from: SessionArchive.Reader(data: Data(lines.utf8))) }
+        #expect(try other.database.exportArchive() == SessionArchive(browsers: []))
+    }
+
     // MARK: - Stores written by a binary that knows no archive
 
     /// A binary that knows no archive shows it as a window and may add a tab to it: that tab
