@@ -205,16 +205,7 @@ import Testing
         return SessionArchive(browsers: [browser], closedEntries: [], archivedTabs: archived, savedGroups: saved)
     }
 
-    /// A broken rule: how to break it, and where each reader says it is broken.
-    struct Refusal: CustomTestStringConvertible, Sendable {
-        var name: String
-        var location: String
-        var linesLocation: String
-        var reason: String
-        var breakArchive: @Sendable (inout SessionArchive) -> Void = { _ in }
-        var breakText: @Sendable (String) -> String = { $0 }
-        var testDescription: String { name }
-    }
+    typealias Refusal = ArchiveSplitTests.Refusal
 
     static let refusals: [Refusal] = [
         Refusal(name: "an archived tab twice", location: "$.archived_tabs[1].tab.id",
@@ -280,32 +271,8 @@ import Testing
         let (store, _, _) = try Self.storeWithKeptTabs()
         let before = try Self.export(store.database, .document)
 
-        func expectRefused(_ reader: String, _ location: String, _ body: () throws -> Void) throws {
-            do {
-                try body()
-                Issue.record("\(reader): accepted")
-            } catch StorageError.invalidArchive(let found, let reason) {
-                #expect(found == location, "\(reader): \(reason)")
-                #expect(reason.contains(refusal.reason), "\(reader): \(found): \(reason)")
-            }
+        try ArchiveSplitTests.expectRefusedByEveryReader(refusal, archive, store: store) { (reader: String) throws in
             #expect(try Self.export(store.database, .document) == before, "\(reader)")
-        }
-        for layout in SessionArchive.Layout.allCases {
-            let text = Data(refusal.breakText(String(decoding: try ArchiveStreamingTests.text(archive, layout: layout), as: UTF8.self)).utf8)
-            let location = layout == .lines ? refusal.linesLocation : refusal.location
-            for replacing in [false, true] {
-                try expectRefused("streamed \(layout), replacing \(replacing)", location) {
-                    try store.database.importArchive(from: ArchiveStreamingTests.reader(text, largest: 97), replacing: replacing)
-                }
-            }
-            guard layout == .document else { continue }
-            try expectRefused("decode and check", location) { try SessionArchive.decode(from: text).check() }
-            try expectRefused("checkImport", location) { try store.database.checkImport(try SessionArchive.decode(from: text)) }
-            for replacing in [false, true] {
-                try expectRefused("whole document, replacing \(replacing)", location) {
-                    try store.database.importArchive(try SessionArchive.decode(from: text), replacing: replacing)
-                }
-            }
         }
     }
 
