@@ -14,10 +14,11 @@ public struct BrowserImport: Sendable {
     /// One line per kind of thing that was skipped (for example unknown
     /// command ids and how many), for the command to print as notes.
     public var skipped: [String]
-    /// Saved tab groups the reader found, not part of ``archive`` (the store
-    /// has no saved groups yet); ``skipped`` counts them.
+    /// Saved tab groups as the reader found them; ``archive`` holds them as its
+    /// ``SessionArchive/savedGroups`` (without their split views).
     package var savedGroups: [ImportedTabGroup] = []
-    /// Closed tab groups the reader found, not part of ``archive``; ``skipped`` counts them.
+    /// Closed tab groups as the reader found them; ``archive`` holds them as
+    /// recently closed group entries (without their split views).
     package var closedGroups: [ImportedTabGroup] = []
     /// The groups of ``archive`` that the browser marks saved, with the
     /// browser's own id for each (Chromium's `saved_guid`).

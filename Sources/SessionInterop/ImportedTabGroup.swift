@@ -7,9 +7,9 @@ import SessionStorage
 /// can still be reopened (Firefox's "Delete Group" keeps it in the window's
 /// recently closed groups).
 ///
-/// The store has no place for these yet, so the importers report them as not
-/// imported; ``BrowserImport/savedGroups`` and ``BrowserImport/closedGroups``
-/// hold them for the step that maps them.
+/// ``BrowserImport/savedGroups`` and ``BrowserImport/closedGroups`` hold them
+/// as read; the document holds them as saved groups and recently closed group
+/// entries.
 package struct ImportedTabGroup: Sendable, Hashable {
     /// The identifier its tabs name in ``SessionArchive/Tab/group``.
     package var id: TabGroupID

@@ -20,9 +20,12 @@ import SessionStorage
 ///   when they hold two neighbouring tabs, both pinned or neither, in one
 ///   group; others are dropped and counted. A closed split view's tabs become
 ///   closed tabs (the store keeps no closed splits), counted.
-/// - A group Chromium marks saved keeps its saved id in
-///   ``BrowserImport/savedGroupIDs``; the saved-tab-group store itself
-///   (`Sync Data/LevelDB`), where closed saved groups live, is not read.
+/// - A group Chromium marks saved (command 27's `is_saved`) stays an
+///   ordinary group of its window, its saved id in
+///   ``BrowserImport/savedGroupIDs``. A saved group Chromium closed is in
+///   neither file: Chromium keeps it in its saved-tab-group sync store
+///   (`Sync Data/LevelDB`), which is not read, so the document has no saved
+///   groups from Chromium.
 ///
 /// Unknown command ids and unreadable payloads are skipped and counted in
 /// ``BrowserImport/skipped`` (Chromium itself stops at the first one); a file

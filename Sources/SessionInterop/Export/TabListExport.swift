@@ -68,7 +68,7 @@ public enum TabListExport {
             self.output = output
         }
 
-        /// Writes the next part (closed entries write nothing).
+        /// Writes the next part (closed entries, archived tabs and saved groups write nothing).
         ///
         /// - Throws: Whatever `output` throws.
         public func write(_ part: SessionArchive.Part) throws {
@@ -90,7 +90,7 @@ public enum TabListExport {
                 case .urls: text += URLList.line(tab)
                 case .html: text += BookmarksFile.bookmark(tab, groups: groups, openGroup: &openGroup)
                 }
-            case .closedEntry:
+            case .closedEntry, .archivedTab, .savedGroup:
                 endBrowser()
             }
             if text.utf8.count >= 1 << 16 { try flush() }

@@ -11,11 +11,13 @@ import SessionStorage
 /// current entry. Split views become splits with Chromium's default visual
 /// data (Firefox keeps no ratio or layout). Closed tabs become closed tab
 /// entries; closed windows become browsers named by a closed window entry.
-/// Saved and closed groups are read into ``ImportedTabGroup``s beside the
-/// document. The result always passes `SessionArchive.check()`.
+/// Saved groups (the root `savedGroups`) become the document's saved groups,
+/// most recently saved first, and each window's closed groups (`closedGroups`)
+/// recently closed group entries; both are read into ``ImportedTabGroup``s
+/// first, kept beside the document. The result always passes `SessionArchive.check()`.
 struct FirefoxArchiveBuilder {
     /// Used where Firefox recorded no usable time.
-    private let fallbackTime: Date
+    let fallbackTime: Date
     /// The most history entries a tab keeps (the store's default limit).
     private let maximumEntries: Int
     private var browsers: [SessionArchive.Browser] = []
@@ -39,15 +41,23 @@ struct FirefoxArchiveBuilder {
         for window in file.closedWindows ?? [] {
             builder.add(window, lastActive: nil, closedAt: time(window.closedAt) ?? builder.fallbackTime)
         }
-        builder.tally.savedGroups += file.savedGroups?.count ?? 0
         for source in file.savedGroups ?? [] {
-            if let source = source.value { builder.savedGroups.append(builder.keptGroup(source, browser: nil)) }
+            guard let source = source.value else {
+                builder.tally.unreadableGroups += 1
+                continue
+            }
+            builder.savedGroups.append(builder.keptGroup(source, browser: nil))
         }
+        // Saved groups go to the document's saved groups, closed ones to recently closed.
+        let saved = builder.savedGroups.compactMap { builder.savedGroup($0) }
+            .enumerated().sorted { ($0.element.savedAt, $1.offset) > ($1.element.savedAt, $0.offset) }.map(\.element)
+        builder.closedEntries += builder.closedGroups.compactMap { builder.closedGroupEntry($0) }
         let closed = builder.closedEntries.enumerated().sorted {
             ($0.element.closedAt, $1.offset) > ($1.element.closedAt, $0.offset)
         }.map(\.element)
         var result = BrowserImport(
-            archive: SessionArchive(browsers: builder.browsers, closedEntries: closed), skipped: builder.tally.lines)
+            archive: SessionArchive(browsers: builder.browsers, closedEntries: closed, savedGroups: saved),
+            skipped: builder.tally.lines)
         result.savedGroups = builder.savedGroups
         result.closedGroups = builder.closedGroups
         return result
@@ -117,9 +127,12 @@ struct FirefoxArchiveBuilder {
         } else {
             tally.emptyWindows += 1
         }
-        tally.closedGroups += window.closedGroups?.count ?? 0
         for source in window.closedGroups ?? [] {
-            if let source = source.value { closedGroups.append(keptGroup(source, browser: kept ? browserID : nil)) }
+            guard let source = source.value else {
+                tally.unreadableGroups += 1
+                continue
+            }
+            closedGroups.append(keptGroup(source, browser: kept ? browserID : nil))
         }
         for closed in window.closedTabs ?? [] {
             guard let tab = tab(closed.state, group: nil) else {
@@ -244,8 +257,10 @@ extension FirefoxArchiveBuilder {
         var unknownGroup = 0
         var pinnedGrouped = 0
         var movedTabs = 0
-        var closedGroups = 0
-        var savedGroups = 0
+        var unreadableGroups = 0
+        var emptyClosedGroups = 0
+        var emptySavedGroups = 0
+        var keptGroupSplits = 0
         var brokenSplits = 0
         var unlistedSplits = 0
 
@@ -275,8 +290,11 @@ extension FirefoxArchiveBuilder {
                 "that are not two neighbouring tabs, both pinned or neither, in one group (their tabs kept as single tabs)")
             add("dropped", unlistedSplits, "split view", "split views",
                 "that their window's splitViews list lacks or gives other than two tabs (their tabs kept as single tabs)")
-            add("did not import", closedGroups, "closed tab group", "closed tab groups")
-            add("did not import", savedGroups, "saved tab group", "saved tab groups")
+            add("dropped", keptGroupSplits, "split view", "split views",
+                "of saved or closed tab groups (a saved or recently closed group keeps none; its tabs kept as single tabs)")
+            add("skipped", unreadableGroups, "saved or closed tab group", "saved or closed tab groups", "(not an object)")
+            add("skipped", emptyClosedGroups, "closed tab group", "closed tab groups", "with no tab left")
+            add("skipped", emptySavedGroups, "saved tab group", "saved tab groups", "with no tab left")
             return lines
         }
     }

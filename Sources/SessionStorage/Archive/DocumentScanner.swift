@@ -1,8 +1,8 @@
 import Foundation
 
 /// Reads a ``SessionArchive/Layout/document`` a part at a time: it splits the
-/// document at the elements of `browsers`, of each browser's `tabs` and of
-/// `closed_entries`, and decodes each element with the document's own decoder,
+/// document at the elements of `archived_tabs`, `browsers`, of each browser's
+/// `tabs`, of `closed_entries` and of `saved_groups`, and decodes each element with the document's own decoder,
 /// so each part gets the verdict decoding the whole document would give it.
 ///
 /// Only the document's structure is read here: brackets, keys, commas. A
@@ -32,6 +32,17 @@ struct DocumentScanner {
             switch key {
             case "browsers": try scanner.browsers(into: importer)
             case "closed_entries": try scanner.closedEntries(into: importer)
+            case "archived_tabs":
+                try scanner.elements(at: "$.archived_tabs", as: [SessionArchive.ArchivedTab].self) { scanner, index in
+                    let location = "$.archived_tabs[\(index)]"
+                    try importer.archivedTab(
+                        try scanner.decodeValue(SessionArchive.ArchivedTab.self, at: location), at: location)
+                }
+            case "saved_groups":
+                try scanner.elements(at: "$.saved_groups", as: [SessionArchive.SavedGroup].self) { scanner, index in
+                    let location = "$.saved_groups[\(index)]"
+                    try importer.savedGroup(try scanner.decodeValue(SessionArchive.SavedGroup.self, at: location), at: location)
+                }
             case "format":
                 scanner.format = .some(try scanner.decodeValue(String?.self, at: "$.format"))
                 try scanner.checkHeader(final: false)

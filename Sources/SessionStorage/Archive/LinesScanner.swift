@@ -2,7 +2,7 @@ import Foundation
 import SessionModel
 
 /// Reads a ``SessionArchive/Layout/lines`` document: a header line, then one
-/// line per browser (its fields), tab and closed entry, each decoded on its own
+/// line per archived tab, browser (its fields), tab, closed entry and saved group, each decoded on its own
 /// with the document's decoder. Errors name the line.
 struct LinesScanner {
     let input: ByteInput
@@ -30,6 +30,13 @@ struct LinesScanner {
         var browser: BrowserFields?
         var tab: SessionArchive.Tab?
         var closedEntry: SessionArchive.ClosedEntry?
+        var archivedTab: SessionArchive.ArchivedTab?
+        var savedGroup: SessionArchive.SavedGroup?
+
+        /// How many of its fields are present.
+        var count: Int {
+            [browser != nil, tab != nil, closedEntry != nil, archivedTab != nil, savedGroup != nil].filter { $0 }.count
+        }
     }
 
     private struct Header: Decodable {
@@ -56,8 +63,12 @@ struct LinesScanner {
         var browser: SessionArchive.Browser?
         while let bytes = try nextLine() {
             let line = try decode(Line.self, bytes)
-            switch (line.browser, line.tab, line.closedEntry) {
-            case (let fields?, nil, nil):
+            guard line.count == 1 else {
+                throw StorageError.invalidArchive(
+                    location: "line \(lineNumber)",
+                    reason: "expected one of \"archived_tab\", \"browser\", \"tab\", \"closed_entry\" or \"saved_group\"")
+            }
+            if let fields = line.browser {
                 if let browser { try importer.endBrowser(browser) }
                 let next = SessionArchive.Browser(
                     id: fields.id, createdAt: fields.createdAt, lastActiveAt: fields.lastActiveAt,
@@ -65,15 +76,19 @@ struct LinesScanner {
                     splits: fields.splits ?? [], tabs: [])
                 try importer.beginBrowser(next)
                 browser = next
-            case (nil, let tab?, nil):
+            } else if let tab = line.tab {
                 try importer.tab(tab, at: "line \(lineNumber): $.tab")
-            case (nil, nil, let entry?):
+            } else {
+                // Any other line ends the browser being read.
                 if let open = browser { try importer.endBrowser(open) }
                 browser = nil
-                try importer.closedEntry(entry)
-            default:
-                throw StorageError.invalidArchive(
-                    location: "line \(lineNumber)", reason: "expected one of \"browser\", \"tab\" or \"closed_entry\"")
+                if let entry = line.closedEntry {
+                    try importer.closedEntry(entry)
+                } else if let archived = line.archivedTab {
+                    try importer.archivedTab(archived, at: "line \(lineNumber): $.archived_tab")
+                } else if let group = line.savedGroup {
+                    try importer.savedGroup(group, at: "line \(lineNumber): $.saved_group")
+                }
             }
         }
         if let browser { try importer.endBrowser(browser) }

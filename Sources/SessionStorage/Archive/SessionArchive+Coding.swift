@@ -6,6 +6,36 @@ import SessionModel
 // that a document without them reads as before and a store without them exports
 // the same bytes as before.
 
+extension SessionArchive {
+    private enum CodingKeys: String, CodingKey {
+        case format, version, browsers, closedEntries, archivedTabs, savedGroups
+    }
+
+    /// Decodes a document; `archived_tabs` and `saved_groups` may be absent (documents
+    /// written before them, or of a store without any, have none).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            format: try container.decode(String.self, forKey: .format),
+            version: try container.decode(Int.self, forKey: .version),
+            browsers: try container.decode([Browser].self, forKey: .browsers),
+            closedEntries: try container.decode([ClosedEntry].self, forKey: .closedEntries),
+            archivedTabs: try container.decodeIfPresent([ArchivedTab].self, forKey: .archivedTabs) ?? [],
+            savedGroups: try container.decodeIfPresent([SavedGroup].self, forKey: .savedGroups) ?? [])
+    }
+
+    /// Encodes a document; `archived_tabs` and `saved_groups` only when not empty.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(format, forKey: .format)
+        try container.encode(version, forKey: .version)
+        try container.encode(browsers, forKey: .browsers)
+        try container.encode(closedEntries, forKey: .closedEntries)
+        if !archivedTabs.isEmpty { try container.encode(archivedTabs, forKey: .archivedTabs) }
+        if !savedGroups.isEmpty { try container.encode(savedGroups, forKey: .savedGroups) }
+    }
+}
+
 extension SessionArchive.Browser {
     private enum CodingKeys: String, CodingKey {
         case id, createdAt, lastActiveAt, activeTab, closedEntry, groups, splits, tabs

@@ -1,13 +1,16 @@
 import Foundation
 
 extension SessionArchive {
-    /// One piece of a document, in the order an export streams it: each
-    /// browser's own fields, then its tabs, then the recently closed entries.
+    /// One piece of a document, in the order an export streams it: the archived
+    /// tabs, then each browser's own fields and its tabs, then the recently closed
+    /// entries, then the saved groups (the order of the document's sorted keys).
     ///
     /// A document of any size is written (``Writer``) and read
     /// (``SessionDatabase/importArchive(from:replacing:)``) a part at a
     /// time, so neither side holds more than one browser's list of tab ids.
     public enum Part: Sendable, Hashable {
+        /// An archived tab; all of them come before the browsers.
+        case archivedTab(ArchivedTab)
         /// A browser's own fields; its ``Browser/tabs`` are empty here, and its
         /// `tabCount` tabs follow as ``tab(_:)`` parts.
         case browser(Browser, tabCount: Int)
@@ -15,11 +18,23 @@ extension SessionArchive {
         case tab(Tab)
         /// A recently closed entry; all of them come after the browsers.
         case closedEntry(ClosedEntry)
+        /// A saved group with its tabs; all of them come after the closed entries.
+        case savedGroup(SavedGroup)
+
+        /// How many tabs the part writes (for a progress count).
+        public var tabCount: Int {
+            switch self {
+            case .archivedTab, .tab: 1
+            case .browser: 0
+            case .closedEntry(let entry): entry.tabs.count
+            case .savedGroup(let group): group.tabs.count
+            }
+        }
     }
 
     /// The document's parts, in order.
     public var parts: [Part] {
-        var parts: [Part] = []
+        var parts: [Part] = archivedTabs.map(Part.archivedTab)
         for browser in browsers {
             var fields = browser
             fields.tabs = []
@@ -27,6 +42,7 @@ extension SessionArchive {
             parts.append(contentsOf: browser.tabs.map(Part.tab))
         }
         parts.append(contentsOf: closedEntries.map(Part.closedEntry))
+        parts.append(contentsOf: savedGroups.map(Part.savedGroup))
         return parts
     }
 
@@ -35,7 +51,8 @@ extension SessionArchive {
         /// One JSON document (format ``SessionArchive/formatName``): what ``encoder()`` writes, byte for byte.
         case document
         /// JSON Lines (format ``SessionArchive/linesFormatName``): a header line, then
-        /// one compact line per browser (its fields), tab and closed entry, in ``Part`` order.
+        /// one compact line per archived tab, browser (its fields), tab, closed entry and saved
+        /// group, in ``Part`` order.
         case lines
     }
 

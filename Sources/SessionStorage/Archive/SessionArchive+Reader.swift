@@ -3,12 +3,18 @@ import Foundation
 extension SessionArchive {
     /// What an import wrote.
     public struct ImportCounts: Sendable, Hashable {
-        /// Browsers, open or closed as windows.
+        /// Browsers, open or closed as windows (the archive and saved groups are not counted).
         public var browsers = 0
         /// Tabs of the browsers (a closed tab or group entry's own tabs are not counted).
         public var tabs = 0
         /// Recently closed entries.
         public var closedEntries = 0
+        /// Archived tabs.
+        public var archivedTabs = 0
+        /// Saved groups.
+        public var savedGroups = 0
+        /// The saved groups' tabs.
+        public var savedGroupTabs = 0
 
         /// No browser, tab or entry.
         public init() {}

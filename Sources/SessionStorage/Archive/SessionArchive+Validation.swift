@@ -8,10 +8,16 @@ extension SessionArchive {
     ///   problem: duplicate identifiers, a dangling opener, group, split, active tab
     ///   or closed entry, tabs both pinned and grouped or out of order, a split that
     ///   is not two neighbouring tabs alike in pinning and group, a split ratio
-    ///   outside 0...1, a history index out of range, a title or URL over the limits. See
+    ///   outside 0...1, a history index out of range, a title or URL over the limits, an archived
+    ///   tab or a saved group's tab in a list (pinned, grouped, split or with an opener), a negative
+    ///   `former_index`, an empty saved group. See
     ///   ``SessionDatabase/checkImport(_:replacing:)`` for the store-aware check.
     public func check(configuration: SessionDatabase.Configuration = .init()) throws {
         var validator = ArchiveValidator(configuration: configuration, wholeDocument: self)
+        // In the document's order: `archived_tabs` sorts first, `saved_groups` after `closed_entries`.
+        for (index, archived) in archivedTabs.enumerated() {
+            _ = try validator.archivedTab(archived, at: "$.archived_tabs[\(index)]")
+        }
         for (index, browser) in browsers.enumerated() {
             var pending = try validator.beginBrowser(browser, index: index)
             for (offset, tab) in browser.tabs.enumerated() {
@@ -21,6 +27,9 @@ extension SessionArchive {
         }
         for (index, entry) in closedEntries.enumerated() {
             _ = try validator.closedEntry(entry, index: index)
+        }
+        for (index, group) in savedGroups.enumerated() {
+            _ = try validator.savedGroup(group, at: "$.saved_groups[\(index)]")
         }
         try validator.finish()
     }
@@ -297,6 +306,38 @@ struct ArchiveValidator {
             }
         }
         return histories
+    }
+
+    // MARK: - Archived tabs and saved groups
+
+    /// Checks an archived tab; returns its history as a model value.
+    mutating func archivedTab(_ archived: SessionArchive.ArchivedTab, at location: String) throws -> NavigationHistory {
+        let history = try listlessTab(archived.tab, at: "\(location).tab", what: "an archived tab")
+        if archived.formerIndex < 0 { throw fail("\(location).former_index", "must be 0 or more") }
+        if archived.formerOpener == archived.tab.id {
+            throw fail("\(location).former_opener", "a tab cannot be its own opener")
+        }
+        return history
+    }
+
+    /// Checks a saved group; returns its tabs' histories, in order.
+    mutating func savedGroup(_ group: SessionArchive.SavedGroup, at location: String) throws -> [NavigationHistory] {
+        guard seenGroups.insert(group.id).inserted else { throw fail("\(location).id", "group \(group.id) appears twice") }
+        if group.tabs.isEmpty { throw fail("\(location).tabs", "a saved group holds at least one tab") }
+        return try group.tabs.enumerated().map { offset, tab in
+            try listlessTab(tab, at: "\(location).tabs[\(offset)]", what: "a saved group's tab")
+        }
+    }
+
+    /// A tab kept out of every list (archived, or in a saved group): not pinned, and with
+    /// no group, opener or split of its own (what it had is its entry's data).
+    private mutating func listlessTab(_ tab: SessionArchive.Tab, at location: String, what: String) throws -> NavigationHistory {
+        let history = try self.tab(tab, at: location)
+        if tab.pinned { throw fail("\(location).pinned", "\(what) is not pinned") }
+        if tab.group != nil { throw fail("\(location).group", "\(what) has no group of its own") }
+        if tab.opener != nil { throw fail("\(location).opener", "\(what) has no opener") }
+        if tab.split != nil { throw fail("\(location).split", "\(what) keeps no split view") }
+        return history
     }
 
     private func checkWindow(_ entry: SessionArchive.ClosedEntry, at: String) throws {

@@ -17,7 +17,11 @@ extension SessionArchive {
         private let layout: Layout
         private let output: (Data) throws -> Void
         private var json: JSONEmitter
-        private enum Phase { case start, browsers, closedEntries, finished }
+        /// Where the writer is in the document, in ``Part`` order.
+        private enum Phase: Int, Comparable {
+            case start, archivedTabs, browsers, closedEntries, savedGroups, finished
+            static func < (lhs: Phase, rhs: Phase) -> Bool { lhs.rawValue < rhs.rawValue }
+        }
         private var phase = Phase.start
         /// Whether a browser's `tabs` array is open.
         private var inBrowser = false
@@ -29,7 +33,8 @@ extension SessionArchive {
             json = JSONEmitter(pretty: layout == .document)
         }
 
-        /// Writes the next part. Parts come in ``Part`` order: a closed entry after every browser.
+        /// Writes the next part. Parts come in ``Part`` order: archived tabs before every
+        /// browser, closed entries after every browser, saved groups after every closed entry.
         ///
         /// - Throws: Whatever `output` throws.
         public func write(_ part: Part) throws {
@@ -47,11 +52,13 @@ extension SessionArchive {
         public func finish() throws {
             guard phase != .finished else { return }
             if layout == .document {
-                if phase == .start { beginDocument() }
-                if phase == .browsers { beginClosedEntries() }
-                json.endArray()
-                json.key("format")
-                json.string(formatName)
+                if phase < .closedEntries { enter(.closedEntries) }
+                if phase == .closedEntries {
+                    json.endArray()
+                    writeFormat()
+                } else {
+                    json.endArray()
+                }
                 json.key("version")
                 json.integer(currentVersion)
                 json.endObject()
@@ -70,11 +77,48 @@ extension SessionArchive {
 
         // MARK: - Document
 
-        private func beginDocument() {
-            json.beginObject()
-            json.key("browsers")
+        /// Closes what is open and opens the arrays up to `target`'s, in the document's key order:
+        /// `archived_tabs` (only when it has a part), `browsers`, `closed_entries`, `format`,
+        /// `saved_groups` (only when it has a part).
+        private func enter(_ target: Phase) {
+            precondition(phase <= target, "SessionArchive.Writer: a part out of order")
+            while phase < target {
+                switch phase {
+                case .start:
+                    json.beginObject()
+                    if target == .archivedTabs {
+                        json.key("archived_tabs")
+                        json.beginArray()
+                        phase = .archivedTabs
+                    } else {
+                        beginArray("browsers", .browsers)
+                    }
+                case .archivedTabs:
+                    json.endArray()
+                    beginArray("browsers", .browsers)
+                case .browsers:
+                    closeBrowser()
+                    json.endArray()
+                    beginArray("closed_entries", .closedEntries)
+                case .closedEntries:
+                    json.endArray()
+                    writeFormat()
+                    beginArray("saved_groups", .savedGroups)
+                case .savedGroups, .finished:
+                    preconditionFailure("SessionArchive.Writer: a part out of order")
+                }
+            }
+        }
+
+        private func beginArray(_ key: String, _ next: Phase) {
+            json.key(key)
             json.beginArray()
-            phase = .browsers
+            phase = next
+        }
+
+        private func writeFormat() {
+            json.key("format")
+            json.string(formatName)
         }
 
         private func closeBrowser() {
@@ -84,19 +128,15 @@ extension SessionArchive {
             inBrowser = false
         }
 
-        private func beginClosedEntries() {
-            closeBrowser()
-            json.endArray()
-            json.key("closed_entries")
-            json.beginArray()
-            phase = .closedEntries
-        }
-
         private func writeInDocument(_ part: Part) {
-            if phase == .start { beginDocument() }
             switch part {
+            case .archivedTab(let tab):
+                enter(.archivedTabs)
+                json.element()
+                json.archivedTab(tab)
             case .browser(let browser, _):
-                precondition(phase == .browsers, "SessionArchive.Writer: a browser after a closed entry")
+                precondition(phase <= .browsers, "SessionArchive.Writer: a browser after a closed entry")
+                enter(.browsers)
                 closeBrowser()
                 json.element()
                 json.beginObject()
@@ -109,9 +149,13 @@ extension SessionArchive {
                 json.element()
                 json.tab(tab)
             case .closedEntry(let entry):
-                if phase == .browsers { beginClosedEntries() }
+                enter(.closedEntries)
                 json.element()
                 json.closedEntry(entry)
+            case .savedGroup(let group):
+                enter(.savedGroups)
+                json.element()
+                json.savedGroup(group)
             }
         }
 
@@ -125,15 +169,20 @@ extension SessionArchive {
             json.integer(currentVersion)
             json.endObject()
             json.newline()
-            phase = .browsers
+            phase = .archivedTabs
         }
 
         private func writeLine(_ part: Part) {
             if phase == .start { writeHeaderLine() }
             json.beginObject()
             switch part {
+            case .archivedTab(let tab):
+                precondition(phase <= .archivedTabs, "SessionArchive.Writer: an archived tab after a browser")
+                json.key("archived_tab")
+                json.archivedTab(tab)
             case .browser(let browser, _):
-                precondition(phase == .browsers, "SessionArchive.Writer: a browser after a closed entry")
+                precondition(phase <= .browsers, "SessionArchive.Writer: a browser after a closed entry")
+                phase = .browsers
                 json.key("browser")
                 json.beginObject()
                 json.browserFields(browser)
@@ -144,9 +193,16 @@ extension SessionArchive {
                 json.key("tab")
                 json.tab(tab)
             case .closedEntry(let entry):
+                precondition(phase <= .closedEntries, "SessionArchive.Writer: a closed entry after a saved group")
                 phase = .closedEntries
+                inBrowser = false
                 json.key("closed_entry")
                 json.closedEntry(entry)
+            case .savedGroup(let group):
+                phase = .savedGroups
+                inBrowser = false
+                json.key("saved_group")
+                json.savedGroup(group)
             }
             json.endObject()
             json.newline()
@@ -228,6 +284,37 @@ extension JSONEmitter {
         key("url"); string(entry.url)
         key("user_agent"); string(entry.userAgent.rawValue)
         if let virtual = entry.virtualUrl { key("virtual_url"); string(virtual) }
+        endObject()
+    }
+
+    mutating func archivedTab(_ archived: SessionArchive.ArchivedTab) {
+        beginObject()
+        key("archived_at"); time(archived.archivedAt)
+        if let browser = archived.formerBrowser { key("former_browser"); string(browser.uuidString) }
+        if let group = archived.formerGroup {
+            key("former_group"); beginObject()
+            key("color"); string(group.color.rawValue)
+            key("id"); string(group.id.uuidString)
+            key("title"); string(group.title)
+            endObject()
+        }
+        key("former_index"); integer(archived.formerIndex)
+        if let opener = archived.formerOpener { key("former_opener"); string(opener.uuidString) }
+        key("tab"); tab(archived.tab)
+        endObject()
+    }
+
+    mutating func savedGroup(_ group: SessionArchive.SavedGroup) {
+        beginObject()
+        key("collapsed"); bool(group.collapsed)
+        key("color"); string(group.color.rawValue)
+        key("id"); string(group.id.uuidString)
+        key("saved_at"); time(group.savedAt)
+        if let source = group.sourceBrowser { key("source_browser"); string(source.uuidString) }
+        key("tabs"); beginArray()
+        for tab in group.tabs { element(); self.tab(tab) }
+        endArray()
+        key("title"); string(group.title)
         endObject()
     }
 

@@ -8,7 +8,8 @@ import SessionModel
 /// Two exports of the same state are byte-identical: browsers are ordered as
 /// `ls` lists them, most recently active first (then by creation time, most
 /// recent first, then id), tabs and groups by their place in the list, closed
-/// entries by closing time (most recent first) then id; keys are sorted; times
+/// entries by closing time (most recent first) then id, archived tabs in the
+/// archive's order, saved groups most recently saved first; keys are sorted; times
 /// are UTC ISO 8601 with milliseconds; blobs are base64.
 public struct SessionArchive: Codable, Sendable, Hashable {
     /// The value of ``format``.
@@ -20,10 +21,14 @@ public struct SessionArchive: Codable, Sendable, Hashable {
     public var format: String
     /// The format version; ``currentVersion``.
     public var version: Int
-    /// Every browser, open or closed as a window.
+    /// Every window, open or closed (the archive and saved groups are not windows).
     public var browsers: [Browser]
     /// Recently closed tabs, groups and windows.
     public var closedEntries: [ClosedEntry]
+    /// Tabs archived out of their windows, in the archive's order; absent from the JSON when there are none.
+    public var archivedTabs: [ArchivedTab] = []
+    /// Saved tab groups, most recently saved first; absent from the JSON when there are none.
+    public var savedGroups: [SavedGroup] = []
 
     /// A browser (window) and its tab list.
     public struct Browser: Codable, Sendable, Hashable {
@@ -254,6 +259,97 @@ public struct SessionArchive: Codable, Sendable, Hashable {
     }
 }
 
+extension SessionArchive {
+    /// A tab archived out of its window (<doc:TabListRules>, Archived tabs): the tab
+    /// with its history and engine state, and what a restore needs of its former place.
+    ///
+    /// Its ``tab`` is in no list: it is not pinned and has no group, opener or split
+    /// (those it had are the `former` fields, kept as data).
+    public struct ArchivedTab: Codable, Sendable, Hashable {
+        /// The tab; its identifier is unique in the whole document.
+        public var tab: Tab
+        /// The window it was archived from; may name a browser the document does not hold.
+        public var formerBrowser: BrowserID?
+        /// Its index in that window when it was archived; 0 or more.
+        public var formerIndex: Int
+        /// The tab that had opened it, as data (no link: it may be anywhere, or gone).
+        public var formerOpener: WebStateID?
+        /// The group it was in, with the title and colour it had then.
+        public var formerGroup: FormerGroup?
+        /// When it was archived.
+        public var archivedAt: Date
+
+        /// Creates an archived tab.
+        public init(
+            tab: SessionArchive.Tab, formerBrowser: BrowserID?, formerIndex: Int, formerOpener: WebStateID? = nil,
+            formerGroup: FormerGroup? = nil, archivedAt: Date
+        ) {
+            self.tab = tab
+            self.formerBrowser = formerBrowser
+            self.formerIndex = formerIndex
+            self.formerOpener = formerOpener
+            self.formerGroup = formerGroup
+            self.archivedAt = archivedAt
+        }
+    }
+
+    /// The group an archived tab was in: its identifier (which a window may still use),
+    /// title and colour.
+    public struct FormerGroup: Codable, Sendable, Hashable {
+        /// The group's identifier.
+        public var id: TabGroupID
+        /// The group's title; may be empty.
+        public var title: String
+        /// The group's colour.
+        public var color: TabGroupColor
+
+        /// Creates a former group.
+        public init(id: TabGroupID, title: String, color: TabGroupColor) {
+            self.id = id
+            self.title = title
+            self.color = color
+        }
+    }
+
+    /// A saved tab group (<doc:TabListRules>, Saved groups): a group closed and kept with
+    /// its tabs, to reopen later. Not a recently closed entry.
+    public struct SavedGroup: Codable, Sendable, Hashable {
+        /// The group's identifier; unique among the document's groups.
+        public var id: TabGroupID
+        /// The group's title; may be empty.
+        public var title: String
+        /// The group's colour.
+        public var color: TabGroupColor
+        /// Whether the group is collapsed.
+        public var collapsed: Bool
+        /// The window it was closed from, as data; may name a browser the document does not hold.
+        public var sourceBrowser: BrowserID?
+        /// When it was saved.
+        public var savedAt: Date
+        /// Its tabs in their order, at least one; not pinned, with no group, opener or split of their own.
+        public var tabs: [Tab]
+
+        /// Creates a saved group.
+        public init(
+            id: TabGroupID = TabGroupID(), title: String, color: TabGroupColor, collapsed: Bool = false,
+            sourceBrowser: BrowserID? = nil, savedAt: Date, tabs: [SessionArchive.Tab]
+        ) {
+            self.id = id
+            self.title = title
+            self.color = color
+            self.collapsed = collapsed
+            self.sourceBrowser = sourceBrowser
+            self.savedAt = savedAt
+            self.tabs = tabs
+        }
+
+        /// The group's title, colour and collapsed state.
+        var visualData: TabGroupVisualData {
+            TabGroupVisualData(title: title, color: color, isCollapsed: collapsed)
+        }
+    }
+}
+
 extension SessionArchive.Entry {
     /// The entry as a model value.
     var item: NavigationItem {
@@ -276,8 +372,13 @@ extension SessionArchive.Entry {
 extension SessionArchive {
     // In an extension, so that the memberwise initializer stays for the store's export.
     /// Creates a document of the current format and version.
-    public init(browsers: [Browser], closedEntries: [ClosedEntry] = []) {
-        self.init(format: Self.formatName, version: Self.currentVersion, browsers: browsers, closedEntries: closedEntries)
+    public init(
+        browsers: [Browser], closedEntries: [ClosedEntry] = [], archivedTabs: [ArchivedTab] = [],
+        savedGroups: [SavedGroup] = []
+    ) {
+        self.init(
+            format: Self.formatName, version: Self.currentVersion, browsers: browsers, closedEntries: closedEntries,
+            archivedTabs: archivedTabs, savedGroups: savedGroups)
     }
 
     /// The encoder that gives the document's canonical bytes.

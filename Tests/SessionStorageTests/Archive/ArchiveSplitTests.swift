@@ -346,6 +346,19 @@ import Testing
         let before = try Self.export(store.database, .document)
         let rowsBefore = try Self.tabSplitRows(store)
 
+        try Self.expectRefusedByEveryReader(refusal, archive, store: store) { (reader: String) throws in
+            #expect(try Self.export(store.database, .document) == before, "\(reader)")
+            #expect(try Self.tabSplitRows(store) == rowsBefore, "\(reader)")
+        }
+    }
+
+    /// Runs every reader over `archive` broken by `refusal` (its text in both layouts, into
+    /// `store` merging and replacing, and for a document decoded whole, checked, checked
+    /// against the store and imported): each must refuse it at the refusal's place, and
+    /// `unchanged` (given the reader's name) checks the store after each.
+    static func expectRefusedByEveryReader(
+        _ refusal: Refusal, _ archive: SessionArchive, store: TemporaryStore, unchanged: (String) throws -> Void
+    ) throws {
         func expectRefused(_ reader: String, _ location: String, _ body: () throws -> Void) throws {
             do {
                 try body()
@@ -354,8 +367,7 @@ import Testing
                 #expect(found == location, "\(reader): \(reason)")
                 #expect(reason.contains(refusal.reason), "\(reader): \(found): \(reason)")
             }
-            #expect(try Self.export(store.database, .document) == before, "\(reader)")
-            #expect(try Self.tabSplitRows(store) == rowsBefore, "\(reader)")
+            try unchanged(reader)
         }
         for layout in SessionArchive.Layout.allCases {
             let text = Data(refusal.breakText(String(decoding: try ArchiveStreamingTests.text(archive, layout: layout), as: UTF8.self)).utf8)

@@ -169,6 +169,8 @@ import Testing
             case .browser: key = "browser"
             case .tab: key = "tab"
             case .closedEntry: key = "closed_entry"
+            case .archivedTab: key = "archived_tab"
+            case .savedGroup: key = "saved_group"
             }
             #expect(line.hasPrefix("{\"\(key)\":{"), "\(line)")
         }

@@ -340,11 +340,8 @@ extension SessionDatabase {
             var done = 0
             try ArchiveRows.export(db, repairs: repairLog) { part in
                 try body(part)
-                if case .tab = part {
-                    done += 1
-                    progress(done, total)
-                } else if case .closedEntry(let entry) = part {
-                    done += entry.tabs.count
+                if part.tabCount > 0 {
+                    done += part.tabCount
                     progress(done, total)
                 }
             }

@@ -102,18 +102,13 @@ public final class SQLiteSavedTabGroupRepository: SavedTabGroupRepository {
             // The group's row goes with its tabs, not away.
             change.groupsDeleted.remove(group)
 
-            let now = Date().storedPrecision
-            let holder = Browser(createdAt: now, lastActiveAt: Date(timeIntervalSince1970: 0))
-            try BrowserRows.insert(db, holder)
+            let holder = try Self.insertHolder(db, group: group, source: browser, savedAt: Date().storedPrecision)
             try db.execute(
-                sql: "INSERT INTO saved_groups (browser_id, group_id, source_browser_id, saved_at) VALUES (?, ?, ?, ?)",
-                arguments: [holder.id.uuidString, group.uuidString, browser.uuidString, StoredDate(now)])
-            try db.execute(
-                sql: "UPDATE tab_groups SET browser_id = ? WHERE id = ?", arguments: [holder.id.uuidString, group.uuidString])
-            try TabRowMoves.move(db, ids, to: holder.id, keepingGroups: true)
+                sql: "UPDATE tab_groups SET browser_id = ? WHERE id = ?", arguments: [holder.uuidString, group.uuidString])
+            try TabRowMoves.move(db, ids, to: holder, keepingGroups: true)
             try WebStateListRows.write(db, browser: browser, stored: &stored, list: newList, change: change)
             cache.remember(stored, for: browser)
-            guard let saved = try Self.reading(db, holder: holder.id) else { throw WebStateListError.unknownGroup(group) }
+            guard let saved = try Self.reading(db, holder: holder) else { throw WebStateListError.unknownGroup(group) }
             return saved
         }
     }
@@ -173,6 +168,18 @@ public final class SQLiteSavedTabGroupRepository: SavedTabGroupRepository {
 
     // MARK: - Rows
 
+    /// Inserts the browser that holds saved group `group` and its `saved_groups` row; the
+    /// group's `tab_groups` row and its tabs are the caller's to put in it (saving moves
+    /// them, an import inserts them). It never counts as the most recently active window.
+    static func insertHolder(_ db: Database, group: TabGroupID, source: BrowserID?, savedAt: Date) throws -> BrowserID {
+        let holder = Browser(createdAt: savedAt, lastActiveAt: Date(timeIntervalSince1970: 0))
+        try BrowserRows.insert(db, holder)
+        try db.execute(
+            sql: "INSERT INTO saved_groups (browser_id, group_id, source_browser_id, saved_at) VALUES (?, ?, ?, ?)",
+            arguments: [holder.id.uuidString, group.uuidString, source?.uuidString, StoredDate(savedAt)])
+        return holder.id
+    }
+
     /// The browser that holds saved group `group`.
     private static func holder(_ db: Database, of group: TabGroupID) throws -> BrowserID {
         guard try db.tableExists("saved_groups"),
@@ -190,7 +197,8 @@ public final class SQLiteSavedTabGroupRepository: SavedTabGroupRepository {
         cache.forget(holder)
     }
 
-    @Sendable private static func readingAll(_ db: Database) throws -> [SavedTabGroup] {
+    /// Every saved group, most recently saved first (also the export's order).
+    @Sendable static func readingAll(_ db: Database) throws -> [SavedTabGroup] {
         guard try db.tableExists("saved_groups") else { return [] }
         return try String.fetchAll(db, sql: "SELECT browser_id FROM saved_groups ORDER BY saved_at DESC, group_id")
             .compactMap(BrowserID.init(uuidString:)).compactMap { try reading(db, holder: $0) }

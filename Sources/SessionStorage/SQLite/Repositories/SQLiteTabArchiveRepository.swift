@@ -221,7 +221,8 @@ public final class SQLiteTabArchiveRepository: TabArchiveRepository {
     }
 
     /// The archive's browser, made on first use; it never counts as the most recently active window.
-    private static func archiveBrowser(_ db: Database) throws -> BrowserID {
+    /// An import's archived tabs go to it too.
+    static func archiveBrowser(_ db: Database) throws -> BrowserID {
         if let existing = try existingArchive(db) { return existing }
         let created = Date().storedPrecision
         let archive = Browser(createdAt: created, lastActiveAt: Date(timeIntervalSince1970: 0))
@@ -250,7 +251,8 @@ public final class SQLiteTabArchiveRepository: TabArchiveRepository {
         try Row.fetchOne(db, sql: archiveColumns + " WHERE a.tab_id = ?", arguments: [id.uuidString]).flatMap(archivedTab)
     }
 
-    @Sendable private static func readingArchive(_ db: Database) throws -> [ArchivedTab] {
+    /// Every archived tab, in the archive's order (also the export's).
+    @Sendable static func readingArchive(_ db: Database) throws -> [ArchivedTab] {
         guard try db.tableExists("archived_tabs") else { return [] }
         return try Row.fetchAll(db, sql: archiveColumns + " ORDER BY t.sort_key").compactMap(archivedTab)
     }

@@ -8,7 +8,10 @@ import SessionModel
 ///
 /// A tab's row (with its place in the list), opener, history and engine state
 /// are written when the tab arrives; its browser's row, groups, splits and active
-/// tab when the browser ends (foreign keys are checked at commit). The rules that
+/// tab when the browser ends (foreign keys are checked at commit). Archived tabs
+/// go to the store's archive (made if missing) and each saved group to a browser
+/// of its own, laid out as ``SQLiteTabArchiveRepository`` and
+/// ``SQLiteSavedTabGroupRepository`` lay them out. The rules that
 /// need a later part run at the browser's end or at ``finish()``. Any problem
 /// throws, and the caller's transaction rolls every part back.
 final class ArchiveImporter {
@@ -23,6 +26,10 @@ final class ArchiveImporter {
     private var tabOffset = 0
     private var entryIndex = 0
     private var entryBrowsers: [(index: Int, browser: BrowserID)] = []
+    private var archivedIndex = 0
+    private var savedGroupIndex = 0
+    /// The archive's browser and the sort key of the next tab appended to it, once an archived tab came.
+    private var archive: (browser: BrowserID, nextKey: Int64)?
     /// What was written so far.
     private(set) var counts = SessionArchive.ImportCounts()
 
@@ -48,12 +55,14 @@ final class ArchiveImporter {
         _ db: Database, _ archive: SessionArchive, configuration: SessionDatabase.Configuration, replacing: Bool
     ) throws {
         let importer = try ArchiveImporter(db, configuration: configuration, replacing: replacing, wholeDocument: archive)
+        for archived in archive.archivedTabs { try importer.archivedTab(archived) }
         for browser in archive.browsers {
             try importer.beginBrowser(browser)
             for tab in browser.tabs { try importer.tab(tab) }
             try importer.endBrowser(browser)
         }
         for entry in archive.closedEntries { try importer.closedEntry(entry) }
+        for group in archive.savedGroups { try importer.savedGroup(group) }
         try importer.finish()
     }
 
@@ -80,12 +89,7 @@ final class ArchiveImporter {
         let history = try validator.browserTab(tab, at: location, in: &pending)
         try refuseStoredTab(tab, at: location)
         // The row of a list written anew: keys as the allocator spaces appended tabs.
-        try db.cachedStatement(sql: """
-            INSERT INTO tabs (id, browser_id, sort_key, is_pinned, group_id, created_at, last_active_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [
-                tab.id.uuidString, rowBrowser.uuidString, SortKeyAllocator.step * Int64(tabOffset), tab.pinned,
-                tab.group?.uuidString, StoredDate(tab.createdAt), StoredDate(tab.lastActiveAt)])
+        try insertRow(tab, browser: rowBrowser, sortKey: SortKeyAllocator.step * Int64(tabOffset), group: tab.group)
         if let opener = tab.opener {
             try WebStateListRows.writeOpener(db, of: WebState(
                 id: tab.id, opener: WebStateOpener(openerID: opener.tab, navigationIndex: opener.navigationIndex)))
@@ -177,11 +181,66 @@ final class ArchiveImporter {
         entryIndex += 1
     }
 
+    /// An archived tab: checked, and written into the archive with its history.
+    func archivedTab(_ archived: SessionArchive.ArchivedTab, at location: String? = nil) throws {
+        precondition(!inBrowser, "ArchiveImporter: an archived tab inside a browser")
+        let location = location ?? "$.archived_tabs[\(archivedIndex)]"
+        let history = try validator.archivedTab(archived, at: location)
+        try refuseStoredTab(archived.tab, at: "\(location).tab")
+        if archive == nil {
+            let browser = try SQLiteTabArchiveRepository.archiveBrowser(db)
+            // After the tabs a merged store's archive holds: the archive's order is its rows' order.
+            let last = try Int64.fetchOne(
+                db, sql: "SELECT max(sort_key) FROM tabs WHERE browser_id = ?", arguments: [browser.uuidString])
+            archive = (browser, last.map { $0 + SortKeyAllocator.step } ?? 0)
+        }
+        guard let (browser, key) = archive else { return }
+        archive?.nextKey += SortKeyAllocator.step
+        try insertRow(archived.tab, browser: browser, sortKey: key, group: nil)
+        try db.cachedStatement(sql: """
+            INSERT INTO archived_tabs (tab_id, former_browser_id, former_index, former_opener_id, former_group_id,
+                                       former_group_title, former_group_color, archived_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                archived.tab.id.uuidString, archived.formerBrowser?.uuidString, archived.formerIndex,
+                archived.formerOpener?.uuidString, archived.formerGroup?.id.uuidString, archived.formerGroup?.title,
+                archived.formerGroup?.color.rawValue, StoredDate(archived.archivedAt)])
+        try writeContent(archived.tab, history: history)
+        counts.archivedTabs += 1
+        archivedIndex += 1
+    }
+
+    /// A saved group: checked, and written as a browser of its own holding its group and tabs.
+    func savedGroup(_ group: SessionArchive.SavedGroup, at location: String? = nil) throws {
+        precondition(!inBrowser, "ArchiveImporter: a saved group inside a browser")
+        let location = location ?? "$.saved_groups[\(savedGroupIndex)]"
+        let histories = try validator.savedGroup(group, at: location)
+        if !replacing, try stored("SELECT 1 FROM tab_groups WHERE id = ?", group.id.uuidString) {
+            throw ArchiveRows.alreadyStored("\(location).id", "group", group.id.uuidString)
+        }
+        let holder = try SQLiteSavedTabGroupRepository.insertHolder(
+            db, group: group.id, source: group.sourceBrowser, savedAt: group.savedAt)
+        try WebStateListRows.insertGroup(db, TabGroup(id: group.id, visualData: group.visualData), browser: holder)
+        for (offset, tab) in group.tabs.enumerated() {
+            try refuseStoredTab(tab, at: "\(location).tabs[\(offset)]")
+            try insertRow(tab, browser: holder, sortKey: SortKeyAllocator.step * Int64(offset), group: group.id)
+            try writeContent(tab, history: histories[offset])
+        }
+        counts.savedGroups += 1
+        counts.savedGroupTabs += group.tabs.count
+        savedGroupIndex += 1
+    }
+
     /// The rules that waited for the whole document, and the links they settle.
     func finish() throws {
         if inBrowser, let header = pending.header { try endBrowser(header) }
         precondition(!inBrowser, "ArchiveImporter: finished inside a browser")
         try validator.finish()
+        if let archive {
+            // Its rows changed without its list: a list cached before is stale.
+            try db.execute(
+                sql: "UPDATE browsers SET revision = revision + 1 WHERE id = ?", arguments: [archive.browser.uuidString])
+        }
         // A closed window entry's browser is the browser that names it, as when the store closes a window.
         for (entry, claim) in validator.claims {
             try db.execute(
@@ -215,6 +274,16 @@ final class ArchiveImporter {
         if !replacing, try stored("SELECT 1 FROM tabs WHERE id = ?", tab.id.uuidString) {
             throw ArchiveRows.alreadyStored("\(location).id", "tab", tab.id.uuidString)
         }
+    }
+
+    /// A tab's row in `browser` (its list fields but the opener).
+    private func insertRow(_ tab: SessionArchive.Tab, browser: BrowserID, sortKey: Int64, group: TabGroupID?) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO tabs (id, browser_id, sort_key, is_pinned, group_id, created_at, last_active_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                tab.id.uuidString, browser.uuidString, sortKey, tab.pinned, group?.uuidString,
+                StoredDate(tab.createdAt), StoredDate(tab.lastActiveAt)])
     }
 
     /// A tab's history and engine state; its row may come later in the transaction.

@@ -18,8 +18,11 @@ enum ArchiveRows {
     ///   part, when a recently closed entry breaks a rule no document can break.
     static func export(_ db: Database, repairs: RepairLog? = nil, _ body: (SessionArchive.Part) throws -> Void) throws {
         try refuseClosedEntriesNoDocumentHolds(db)
+        try exportArchivedTabs(db, repairs: repairs, body)
+        // The archive's and saved groups' browsers are not windows: their tabs are written above and below.
         let browserRows = try Row.fetchAll(db, sql: """
             SELECT id, created_at, last_active_at, active_tab_id, closed_entry_id FROM browsers
+            WHERE 1\(try BrowserRows.onlyWindows(db, column: "id"))
             ORDER BY last_active_at DESC, created_at DESC, id
             """)
         for row in browserRows {
@@ -54,7 +57,44 @@ enum ArchiveRows {
                 },
                 tabs: tabs)))
         }
+        for group in try SQLiteSavedTabGroupRepository.readingAll(db) {
+            try body(.savedGroup(SessionArchive.SavedGroup(
+                id: group.id, title: group.visualData.title, color: group.visualData.color,
+                collapsed: group.visualData.isCollapsed, sourceBrowser: group.sourceBrowser, savedAt: group.savedAt,
+                tabs: try group.tabs.map { try tab(db, id: $0.id, pinned: false) })))
+        }
         try recordTabsOfMissingWindows(db, in: repairs)
+    }
+
+    /// The archived tabs, in the archive's order. A tab of the archive's browser that
+    /// `archived_tabs` does not name, or a row of it whose tab has left the archive
+    /// (both left by a binary that knows no archive and shows it as a window), is not
+    /// an archived tab: the first is left out and recorded in `repairs`, the second is
+    /// written where its tab is.
+    private static func exportArchivedTabs(
+        _ db: Database, repairs: RepairLog?, _ body: (SessionArchive.Part) throws -> Void
+    ) throws {
+        guard try db.tableExists("tab_archives"),
+              let archive = try String.fetchOne(db, sql: "SELECT browser_id FROM tab_archives LIMIT 1")
+        else { return }
+        let inArchive = Set(try String.fetchAll(db, sql: "SELECT id FROM tabs WHERE browser_id = ?", arguments: [archive]))
+        var written: Set<String> = []
+        for archived in try SQLiteTabArchiveRepository.readingArchive(db) where inArchive.contains(archived.id.uuidString) {
+            written.insert(archived.id.uuidString)
+            try body(.archivedTab(SessionArchive.ArchivedTab(
+                tab: try tab(db, id: archived.id, pinned: false), formerBrowser: archived.formerBrowser,
+                formerIndex: archived.formerIndex, formerOpener: archived.formerOpener,
+                formerGroup: archived.formerGroup.map {
+                    SessionArchive.FormerGroup(id: $0.id, title: $0.visualData.title, color: $0.visualData.color)
+                },
+                archivedAt: archived.archivedAt)))
+        }
+        guard let repairs, let browser = BrowserID(uuidString: archive) else { return }
+        repairs.record(inArchive.subtracting(written).sorted().map { id in
+            StoreRepair(
+                kind: .tabSkipped, browser: browser, subject: id,
+                reason: "it is in the tab archive's browser but not an archived tab, so the export leaves it out")
+        })
     }
 
     /// The list's splits in the order of their first tabs. A split whose rows an older
@@ -127,6 +167,8 @@ enum ArchiveRows {
             case .browser(let browser, _): archive.browsers.append(browser)
             case .tab(let tab): archive.browsers[archive.browsers.count - 1].tabs.append(tab)
             case .closedEntry(let entry): archive.closedEntries.append(entry)
+            case .archivedTab(let tab): archive.archivedTabs.append(tab)
+            case .savedGroup(let group): archive.savedGroups.append(group)
             }
         }
         return archive
@@ -182,6 +224,9 @@ enum ArchiveRows {
         let splits = try db.tableExists("tab_splits") ? try existing("SELECT id FROM tab_splits") : []
         let entries = try existing("SELECT id FROM closed_entries")
         let refuse = alreadyStored
+        for (index, archived) in archive.archivedTabs.enumerated() where tabs.contains(archived.tab.id.uuidString) {
+            throw refuse("$.archived_tabs[\(index)].tab.id", "tab", archived.tab.id.uuidString)
+        }
         for (index, browser) in archive.browsers.enumerated() {
             if browsers.contains(browser.id.uuidString) { throw refuse("$.browsers[\(index)].id", "browser", browser.id.uuidString) }
             for (offset, group) in browser.groups.enumerated() where groups.contains(group.id.uuidString) {
@@ -198,6 +243,12 @@ enum ArchiveRows {
             if entries.contains(entry.id.uuidString) { throw refuse("$.closed_entries[\(index)].id", "closed entry", entry.id.uuidString) }
             for (offset, tab) in entry.tabs.enumerated() where tabs.contains(tab.id.uuidString) {
                 throw refuse("$.closed_entries[\(index)].tabs[\(offset)].id", "tab", tab.id.uuidString)
+            }
+        }
+        for (index, group) in archive.savedGroups.enumerated() {
+            if groups.contains(group.id.uuidString) { throw refuse("$.saved_groups[\(index)].id", "group", group.id.uuidString) }
+            for (offset, tab) in group.tabs.enumerated() where tabs.contains(tab.id.uuidString) {
+                throw refuse("$.saved_groups[\(index)].tabs[\(offset)].id", "tab", tab.id.uuidString)
             }
         }
     }
