@@ -162,7 +162,13 @@ extension SessionStore {
                 }
             }
             progress.finish()
-            print("Imported \(counts.browsers) browser(s), \(counts.tabs) tab(s) and \(counts.closedEntries) closed entr\(counts.closedEntries == 1 ? "y" : "ies")\(replace ? ", replacing the store's content" : "").")
+            // Archived tabs and saved groups are named only when the document has them.
+            var kept = ""
+            if counts.archivedTabs > 0 { kept += ", \(counts.archivedTabs) archived tab(s)" }
+            if counts.savedGroups > 0 {
+                kept += ", \(counts.savedGroups) saved group(s) of \(counts.savedGroupTabs) tab(s)"
+            }
+            print("Imported \(counts.browsers) browser(s), \(counts.tabs) tab(s)\(kept) and \(counts.closedEntries) closed entr\(counts.closedEntries == 1 ? "y" : "ies")\(replace ? ", replacing the store's content" : "").")
         }
 
         /// Documents up to this size are decoded whole (and checked before the store is
@@ -198,6 +204,9 @@ extension SessionStore {
             counts.browsers = archive.browsers.count
             counts.tabs = archive.browsers.reduce(0) { $0 + $1.tabs.count }
             counts.closedEntries = archive.closedEntries.count
+            counts.archivedTabs = archive.archivedTabs.count
+            counts.savedGroups = archive.savedGroups.count
+            counts.savedGroupTabs = archive.savedGroups.reduce(0) { $0 + $1.tabs.count }
             return counts
         }
 
