@@ -105,7 +105,7 @@ public final class SQLiteSavedTabGroupRepository: SavedTabGroupRepository {
             let holder = try Self.insertHolder(db, group: group, source: browser, savedAt: Date().storedPrecision)
             try db.execute(
                 sql: "UPDATE tab_groups SET browser_id = ? WHERE id = ?", arguments: [holder.uuidString, group.uuidString])
-            try TabRowMoves.move(db, ids, to: holder, keepingGroups: true)
+            try TabRowMoves.move(db, ids, to: holder)
             try WebStateListRows.write(db, browser: browser, stored: &stored, list: newList, change: change)
             cache.remember(stored, for: browser)
             guard let saved = try Self.reading(db, holder: holder) else { throw WebStateListError.unknownGroup(group) }

@@ -2,15 +2,16 @@ import Foundation
 internal import GRDB
 import SessionModel
 
-/// Moving many tabs' rows to another browser at once, for the browsers that are not windows
-/// (the tab archive, saved groups): set-wide statements that re-parent the rows and drop
-/// their opener links, touching no history entry or engine-state blob.
+/// Moving many tabs' rows to a browser that is not a window (a saved group's holder) at once:
+/// set-wide statements that re-parent the rows and drop their opener links, touching no history
+/// entry or engine-state blob. The archive has statements of its own, which read what a
+/// restore needs from the same rows.
 enum TabRowMoves {
     /// Moves the rows of `ids` (in list order) to the end of `browser`'s order, unpinned, and
-    /// drops their opener links; with `keepingGroups`, each keeps its group.
+    /// drops their opener links; each keeps its group.
     ///
     /// The statements walk the tabs in identifier order, the tables' key order.
-    static func move(_ db: Database, _ ids: [WebStateID], to browser: BrowserID, keepingGroups: Bool) throws {
+    static func move(_ db: Database, _ ids: [WebStateID], to browser: BrowserID) throws {
         guard !ids.isEmpty else { return }
         let json = try orderedJSON(ids)
         try db.execute(sql: """
@@ -20,7 +21,7 @@ enum TabRowMoves {
             db, sql: "SELECT max(sort_key) FROM tabs WHERE browser_id = ?", arguments: [browser.uuidString]
         ) ?? 0) + (1 << 32)
         try db.execute(sql: """
-            UPDATE tabs SET browser_id = ?, \(keepingGroups ? "" : "group_id = NULL, ")is_pinned = 0,
+            UPDATE tabs SET browser_id = ?, is_pinned = 0,
                 sort_key = ? + json_extract(j.value, '$[1]') * 4294967296
             FROM json_each(?) AS j WHERE tabs.id = json_extract(j.value, '$[0]')
             """, arguments: [browser.uuidString, base, json])
