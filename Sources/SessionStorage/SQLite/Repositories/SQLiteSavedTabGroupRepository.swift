@@ -157,7 +157,7 @@ public final class SQLiteSavedTabGroupRepository: SavedTabGroupRepository {
                 let start = list.count
                 for webState in webStates { _ = try list.insert(webState, params: .atIndex(list.count)) }
                 guard list.count > start else { return start..<start }
-                let (_, _) = try list.createGroup(at: Array(start..<list.count), visualData: saved.visualData, id: group)
+                _ = try list.createGroup(at: Array(start..<list.count), visualData: saved.visualData, id: group)
                 return list.range(of: group) ?? start..<list.count
             }
             try WebStateListRows.write(db, browser: browser, stored: &stored, list: list, change: change)

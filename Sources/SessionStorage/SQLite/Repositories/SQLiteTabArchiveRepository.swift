@@ -140,13 +140,14 @@ public final class SQLiteTabArchiveRepository: TabArchiveRepository {
                 guard let tab = try Self.archivedTab(db, id) else { throw StorageError.unknownTab(id.uuidString) }
                 tabs.append(tab)
             }
+            if let target, try !BrowserRows.isWindow(db, target) {
+                throw StorageError.unknownBrowser(target.uuidString)
+            }
             let fallback = try BrowserRows.mostRecentWindow(db)
             var listsByBrowser: [BrowserID: StoredWebStateList] = [:]
             for tab in tabs.sorted(by: { $0.formerIndex < $1.formerIndex }) {
-                let former = try tab.formerBrowser.flatMap { id in try BrowserRows.isWindow(db, id) ? id : nil }
-                if let target, try !BrowserRows.isWindow(db, target) {
-                    throw StorageError.unknownBrowser(target.uuidString)
-                }
+                let former = try target == nil
+                    ? tab.formerBrowser.flatMap { id in try BrowserRows.isWindow(db, id) ? id : nil } : nil
                 guard let browser = target ?? former ?? fallback else {
                     throw StorageError.unknownBrowser(tab.formerBrowser?.uuidString ?? "(none)")
                 }
