@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import SessionModel
 import SessionStorage
 
@@ -11,6 +12,7 @@ enum ArchiveBench {
         var remaining: Int
         var archived: TabArchiveResult
         var archiveNanoseconds: UInt64
+        var archiveRuns: [UInt64]
         var openArchived: Samples
         var openSmall: Samples
         var mutateArchived: Samples
@@ -21,35 +23,23 @@ enum ArchiveBench {
     /// call, and measures opening and mutating it beside a store seeded with the `remaining` tabs.
     static func run(
         total: Int, remaining: Int, root: String, configuration: SessionDatabase.Configuration, rounds: Int,
-        progress: (String) -> Void
+        archiveRuns: Int = 3, progress: (String) -> Void
     ) throws -> Result {
         let archivedPath = root + "/archive-\(total).sqlite"
         let smallPath = root + "/archive-small-\(remaining).sqlite"
-        progress("seeding a \(total)-tab window and a \(remaining)-tab one (histories in SQL)")
-        try StoreSubject.seed(atPath: archivedPath, tabCount: total, configuration: configuration)
-        try StoreSubject.seed(atPath: smallPath, tabCount: remaining, configuration: configuration)
-        // Every tab but one in `total / remaining` was last active in 2020.
-        let step = max(total / remaining, 1)
-        let connection = try RawConnection(path: archivedPath, synchronous: "normal")
-        try connection.execute("""
-            WITH ordered AS (SELECT id, ROW_NUMBER() OVER (ORDER BY sort_key) - 1 AS n FROM tabs)
-            UPDATE tabs SET last_active_at = '2020-01-01 00:00:00.000'
-            WHERE id IN (SELECT id FROM ordered WHERE n % \(step) <> 0)
-            """)
-        try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-
-        progress("archiving \(total - remaining) of \(total) tabs in one call")
-        let database = try SessionDatabase.open(atPath: archivedPath, configuration: configuration)
-        let archive = SQLiteTabArchiveRepository(database: database)
-        // An app archives a window it shows: its list is already loaded (and cached) when the call runs.
-        for browser in try SQLiteBrowserRepository(database: database).browsers() {
-            _ = try SQLiteWebStateListRepository(database: database).snapshot(of: browser.id)
+        // Each archive call runs on a store seeded anew (one call empties the window): the figure is
+        // their median, and every run is printed, as one run on two cores varies by a fifth.
+        var runs: [(result: TabArchiveResult, nanoseconds: UInt64)] = []
+        for run in 1...max(archiveRuns, 1) {
+            try? FileManager.default.removeItem(atPath: archivedPath)
+            progress("run \(run): seeding a \(total)-tab window (histories in SQL), every tab but one in "
+                + "\(max(total / remaining, 1)) unused since 2020, and archiving them in one call")
+            runs.append(try seedAndArchive(path: archivedPath, total: total, remaining: remaining, configuration: configuration))
         }
-        let started = monotonicNanoseconds()
-        let archived = try archive.archive(
-            olderThan: Date(timeIntervalSince1970: 1_600_000_000), in: nil, exempting: ArchiveExemptions())
-        let archiveNanoseconds = monotonicNanoseconds() - started
-        try database.close()
+        progress("seeding a \(remaining)-tab store")
+        try StoreSubject.seed(atPath: smallPath, tabCount: remaining, configuration: configuration)
+        sync()
+        let median = runs.sorted { $0.nanoseconds < $1.nanoseconds }[runs.count / 2]
 
         progress("opening each store and loading its first window and its active tab's history, \(rounds) times each")
         var openArchived = Samples()
@@ -62,8 +52,39 @@ enum ArchiveBench {
         let mutateArchived = try mutate(archivedPath, rounds: rounds * 20, configuration: configuration)
         let mutateSmall = try mutate(smallPath, rounds: rounds * 20, configuration: configuration)
         return Result(
-            total: total, remaining: remaining, archived: archived, archiveNanoseconds: archiveNanoseconds,
+            total: total, remaining: remaining, archived: median.result, archiveNanoseconds: median.nanoseconds,
+            archiveRuns: runs.map(\.nanoseconds),
             openArchived: openArchived, openSmall: openSmall, mutateArchived: mutateArchived, mutateSmall: mutateSmall)
+    }
+
+    /// Seeds a `total`-tab window whose tabs are all unused but every `total / remaining`th, and
+    /// archives them in one timed call, the window's list loaded (as an app showing it has it).
+    private static func seedAndArchive(
+        path: String, total: Int, remaining: Int, configuration: SessionDatabase.Configuration
+    ) throws -> (result: TabArchiveResult, nanoseconds: UInt64) {
+        try StoreSubject.seed(atPath: path, tabCount: total, configuration: configuration)
+        let step = max(total / remaining, 1)
+        let connection = try RawConnection(path: path, synchronous: "normal")
+        try connection.execute("""
+            WITH ordered AS (SELECT id, ROW_NUMBER() OVER (ORDER BY sort_key) - 1 AS n FROM tabs)
+            UPDATE tabs SET last_active_at = '2020-01-01 00:00:00.000'
+            WHERE id IN (SELECT id FROM ordered WHERE n % \(step) <> 0)
+            """)
+        try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        // The seeding's writes reach the disk before anything is timed, as a store's written long ago
+        // have: the kernel writing back a gigabyte meanwhile would take the timed call's CPU.
+        sync()
+
+        let database = try SessionDatabase.open(atPath: path, configuration: configuration)
+        defer { try? database.close() }
+        let archive = SQLiteTabArchiveRepository(database: database)
+        for browser in try SQLiteBrowserRepository(database: database).browsers() {
+            _ = try SQLiteWebStateListRepository(database: database).snapshot(of: browser.id)
+        }
+        let started = monotonicNanoseconds()
+        let archived = try archive.archive(
+            olderThan: Date(timeIntervalSince1970: 1_600_000_000), in: nil, exempting: ArchiveExemptions())
+        return (archived, monotonicNanoseconds() - started)
     }
 
     /// Opens the store, then loads the first window's list (with its pages) and its active tab's history.
@@ -113,8 +134,9 @@ enum ArchiveBench {
         let mutate = (result.mutateArchived.p50 ?? 0) / max(result.mutateSmall.p50 ?? 1, 1)
         return [
             "archive \(Report.formatCount(archived)) of \(Report.formatCount(result.total)) tabs, one call, the window shown: "
-                + "\(Report.duration(Double(result.archiveNanoseconds))); \(result.archived.rowsWritten) rows written, "
-                + String(format: "%.2f", perTab) + " per archived tab",
+                + "median \(Report.duration(Double(result.archiveNanoseconds))) of \(result.archiveRuns.count) runs on stores "
+                + "seeded anew (" + result.archiveRuns.map { Report.duration(Double($0)) }.joined(separator: ", ")
+                + "); \(result.archived.rowsWritten) rows written, " + String(format: "%.2f", perTab) + " per archived tab",
             "open + first window + active tab's history: p50 \(Report.duration(result.openArchived.p50)) after archiving, "
                 + "\(Report.duration(result.openSmall.p50)) on a store of \(Report.formatCount(result.remaining)) tabs "
                 + "(\(String(format: "%.2f", open))x)",
@@ -123,7 +145,7 @@ enum ArchiveBench {
             "",
             "Goals (issue 38, archive at scale):",
             "  \(Goals.verdict(result.archiveNanoseconds <= 2_000_000_000)) archiving \(Report.formatCount(archived)) tabs "
-                + "in one call <= 2 s: \(Report.duration(Double(result.archiveNanoseconds)))",
+                + "in one call <= 2 s (median): \(Report.duration(Double(result.archiveNanoseconds)))",
             "  \(Goals.verdict(open <= 1.1)) opening and loading after archiving <= 1.1x a store of the remaining tabs: "
                 + String(format: "%.2f", open) + "x",
             "  \(Goals.verdict(mutate <= 1.1)) mutations on the remaining tabs as cheap (<= 1.1x): "

@@ -14,6 +14,9 @@ public struct RemoteDevice: Sendable, Hashable, Identifiable {
     public var windows: [RemoteWindow]
     /// Its recently closed tabs, most recent first.
     public var closedTabs: [RemoteClosedTab]
+    /// Its archived tabs, in the archive's order: empty unless that device publishes them
+    /// (``SyncStorage/setUploadsArchivedTabs(_:)``).
+    public var archivedTabs: [RemoteTab] = []
 
     /// Every open tab of the device.
     public var tabCount: Int { windows.reduce(0) { $0 + $1.tabs.count } }
@@ -43,6 +46,9 @@ public struct RemoteTab: Sendable, Hashable, Identifiable {
     public var url: String
     /// When it was last active.
     public var lastActiveAt: Date?
+    /// The split view it is shown in on its device (the same on both of the split's tabs,
+    /// neighbours in ``RemoteWindow/tabs``), when that device sent one.
+    public var splitID: String? = nil
 }
 
 /// A recently closed tab of another device.

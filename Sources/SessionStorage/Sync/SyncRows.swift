@@ -7,10 +7,12 @@ enum SyncRows {
     /// The state row; `countingPending: false` leaves the outbox uncounted (`pendingCount` 0),
     /// for readers that need only the row, such as each batch of an upload.
     static func state(_ db: Database, countingPending: Bool = true) throws -> SyncState {
+        let archived = try db.tableExists("sync_options")
+            ? "(SELECT uploads_archived_tabs FROM sync_options WHERE id = 1)" : "0"
         guard let row = try Row.fetchOne(db, sql: """
             SELECT enabled, account_id, device_id, device_name, form_factor, server_url, next_version, cursor,
                    last_sync_at, last_error, \(countingPending ? "(SELECT count(*) FROM sync_outbox)" : "0"),
-                   full_sync_needed
+                   full_sync_needed, \(archived)
             FROM sync_state WHERE id = 1
             """)
         else { throw StorageError.migrationsPending(path: db.description, pending: ["0004_sync"]) }
@@ -18,7 +20,27 @@ enum SyncRows {
         return SyncState(
             isEnabled: row[0], accountID: row[1], deviceID: row[2], deviceName: row[3], formFactor: row[4],
             serverURL: row[5], nextVersion: row[6], cursor: row[7], lastSyncAt: lastSync.flatMap(StoredTime.date),
-            lastError: row[9], pendingCount: row[10], fullSyncNeeded: (row[11] as Int64) > 0)
+            lastError: row[9], pendingCount: row[10], fullSyncNeeded: (row[11] as Int64) > 0,
+            uploadsArchivedTabs: (row[12] as Bool?) ?? false)
+    }
+
+    /// `OR <column> IN (the archive)` when this device publishes its archived tabs (migration 0011),
+    /// to follow a `b.closed_entry_id IS NULL AND <column> is a window` condition.
+    static func orArchive(_ db: Database, column: String) throws -> String {
+        guard try db.tableExists("sync_options"), try db.tableExists("tab_archives"),
+              try Bool.fetchOne(db, sql: "SELECT uploads_archived_tabs FROM sync_options WHERE id = 1") == true
+        else { return "" }
+        return " OR \(column) IN (SELECT browser_id FROM tab_archives)"
+    }
+
+    /// Marks every archived tab, so that the next upload sends it (published) or tombstones it.
+    static func markArchivedTabs(_ db: Database) throws {
+        guard try db.tableExists("tab_archives") else { return }
+        try db.execute(sql: """
+            INSERT INTO sync_outbox (kind, local_id, marked_at)
+            SELECT 'tab', t.id, \(now) FROM tabs AS t WHERE t.browser_id IN (SELECT browser_id FROM tab_archives)
+            \(mark)
+            """)
     }
 
     private static let mark = "ON CONFLICT (kind, local_id) DO UPDATE SET generation = generation + 1"
@@ -30,7 +52,8 @@ enum SyncRows {
             INSERT INTO sync_outbox (kind, local_id, marked_at) VALUES ('device', 'device', \(now)) \(mark);
             INSERT INTO sync_outbox (kind, local_id, marked_at)
             SELECT 'tab', t.id, \(now) FROM tabs AS t JOIN browsers AS b ON b.id = t.browser_id
-            WHERE b.closed_entry_id IS NULL\(try BrowserRows.onlyWindows(db, column: "b.id")) \(mark);
+            WHERE b.closed_entry_id IS NULL AND (true\(try BrowserRows.onlyWindows(db, column: "b.id"))\(
+                try orArchive(db, column: "b.id"))) \(mark);
             INSERT INTO sync_outbox (kind, local_id, marked_at)
             SELECT 'group', g.id, \(now) FROM tab_groups AS g JOIN browsers AS b ON b.id = g.browser_id
             WHERE b.closed_entry_id IS NULL\(try BrowserRows.onlyWindows(db, column: "b.id")) \(mark);
@@ -139,23 +162,29 @@ enum SyncRows {
     }
 
     private static func tab(_ db: Database, id: String) throws -> SyncedTab? {
+        let archivedTest = try db.tableExists("tab_archives")
+            ? "t.browser_id IN (SELECT browser_id FROM tab_archives)" : "0"
         guard let row = try Row.fetchOne(
             db,
             sql: """
                 SELECT t.browser_id, t.sort_key, t.is_pinned, t.group_id, t.current_entry_index, t.history_start,
-                       t.last_active_at, o.opener_tab_id
+                       t.last_active_at, o.opener_tab_id, \(archivedTest)
                 FROM tabs AS t JOIN browsers AS b ON b.id = t.browser_id
                 LEFT JOIN tab_openers AS o ON o.tab_id = t.id
-                WHERE t.id = ? AND b.closed_entry_id IS NULL\(try BrowserRows.onlyWindows(db, column: "b.id"))
+                WHERE t.id = ? AND b.closed_entry_id IS NULL AND (true\(
+                    try BrowserRows.onlyWindows(db, column: "b.id"))\(try orArchive(db, column: "b.id")))
                 """,
             arguments: [id])
         else { return nil }
         guard let (current, navigations) = try SyncedHistory.window(
             db, tabID: id, historyStart: row[5], currentIndex: row[4])
         else { return nil }
+        // An archived tab (published only when the app opted in): its window is the archive's id.
+        let archived: Bool = row[8]
         return SyncedTab(
             id: id, window: row[0], sortKey: row[1], pinned: row[2], group: row[3], opener: row[7],
-            lastActive: milliseconds(row[6]), current: current, navigations: navigations, split: try split(db, tab: id))
+            lastActive: milliseconds(row[6]), current: current, navigations: navigations, split: try split(db, tab: id),
+            archived: archived ? true : nil)
     }
 
     /// The split view of tab `id`, if the store has splits and the tab is in one.
@@ -248,6 +277,11 @@ enum SyncRows {
                     record.recordID, record.deviceID, tab.id, tab.window, tab.sortKey, tab.pinned, tab.group,
                     page?.title ?? "", page.map { $0.virtualURL ?? $0.url } ?? "", time(tab.lastActive),
                 ])
+            if tab.archived == true || tab.split != nil, try db.tableExists("sync_remote_tab_details") {
+                try db.cachedStatement(sql: """
+                    INSERT OR REPLACE INTO sync_remote_tab_details (record_id, is_archived, split_id) VALUES (?, ?, ?)
+                    """).execute(arguments: [record.recordID, tab.archived == true, tab.split?.id])
+            }
         case .group(let group):
             try db.execute(
                 sql: """
@@ -282,16 +316,19 @@ enum SyncRows {
             let seen: String? = row[3]
             return RemoteDevice(
                 id: id, name: row[1], formFactor: row[2], lastSeenAt: seen.flatMap(StoredTime.date), windows: [],
-                closedTabs: [])
+                closedTabs: [], archivedTabs: [])
         }
         var index: [String: Int] = [:]
         for (position, device) in devices.enumerated() { index[device.id] = position }
         // Windows in the order of their most recent tab; tabs in order within each.
         var windows: [String: [String: [RemoteTab]]] = [:]
         var windowActivity: [String: [String: Date]] = [:]
+        let details = try db.tableExists("sync_remote_tab_details")
         let tabs = try Row.fetchCursor(db, sql: """
-            SELECT t.record_id, t.device_id, t.tab_id, t.window_id, t.is_pinned, g.title, t.title, t.url, t.last_active_at
+            SELECT t.record_id, t.device_id, t.tab_id, t.window_id, t.is_pinned, g.title, t.title, t.url, t.last_active_at,
+                   \(details ? "coalesce(x.is_archived, 0), x.split_id" : "0, NULL")
             FROM sync_remote_tabs AS t
+            \(details ? "LEFT JOIN sync_remote_tab_details AS x ON x.record_id = t.record_id" : "")
             LEFT JOIN sync_remote_groups AS g ON g.device_id = t.device_id AND g.group_id = t.group_id
             ORDER BY t.device_id, t.window_id, t.sort_key
             """)
@@ -300,9 +337,15 @@ enum SyncRows {
             let window: String = row[3]
             let active: String = row[8]
             let date = StoredTime.date(active)
-            windows[device, default: [:]][window, default: []].append(RemoteTab(
+            let tab = RemoteTab(
                 id: row[0], tabID: row[2], isPinned: row[4], groupTitle: row[5], title: row[6], url: row[7],
-                lastActiveAt: date))
+                lastActiveAt: date, splitID: row[10])
+            if row[9] as Bool {
+                // Archived (migration 0011): listed apart, in the archive's order; no window.
+                if let position = index[device] { devices[position].archivedTabs.append(tab) }
+                continue
+            }
+            windows[device, default: [:]][window, default: []].append(tab)
             if let date, date > windowActivity[device, default: [:]][window] ?? .distantPast {
                 windowActivity[device, default: [:]][window] = date
             }

@@ -30,6 +30,9 @@ public struct SyncState: Sendable, Hashable {
     /// restored, an import replaced the content, the device was paired again): the
     /// next sync sends every record and tombstones this device's records that are gone.
     @_spi(SyncInternals) public var fullSyncNeeded: Bool
+    /// Whether this device publishes its archived tabs (each as a tab record marked archived);
+    /// off unless the app opts in with ``SyncStorage/setUploadsArchivedTabs(_:)``.
+    public var uploadsArchivedTabs: Bool = false
 }
 
 /// One record marked in the outbox: a kind and a local id, at a generation.

@@ -118,7 +118,7 @@ extension SyncStorage {
                     SELECT t.browser_id, t.sort_key, coalesce(p.url, '') FROM tabs t
                     JOIN browsers b ON b.id = t.browser_id AND b.closed_entry_id IS NULL
                     LEFT JOIN tab_pages p ON p.tab_id = t.id
-                    WHERE t.id = ?
+                    WHERE t.id = ?\(try BrowserRows.onlyWindows(db, column: "b.id"))
                     """,
                 arguments: [id.lowercased()])
             else { return nil }

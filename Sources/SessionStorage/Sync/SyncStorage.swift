@@ -72,6 +72,18 @@ public final class SyncStorage: Sendable {
         }
     }
 
+    /// Whether this device publishes its archived tabs. Off by default: each archived tab is then
+    /// tombstoned, as a closed one is, and a device with 90,000 of them uploads none. On, each is a
+    /// tab record marked archived, which other devices list apart from the windows
+    /// (``RemoteDevice/archivedTabs``). Either way every archived tab is marked, so the next upload
+    /// publishes or tombstones it.
+    public func setUploadsArchivedTabs(_ uploads: Bool) throws {
+        try database.mutate { db in
+            try db.execute(sql: "UPDATE sync_options SET uploads_archived_tabs = ? WHERE id = 1", arguments: [uploads])
+            if try SyncRows.state(db, countingPending: false).isEnabled { try SyncRows.markArchivedTabs(db) }
+        }
+    }
+
     /// Marks every record this device publishes, and lists every record the
     /// outbox then holds: the start of a full sync. `request` names the requests
     /// for a full sync that this one answers (see ``fullSyncDone(request:)``).

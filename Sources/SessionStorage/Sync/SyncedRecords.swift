@@ -120,14 +120,18 @@ package struct SyncedTab: Sendable, Hashable, Codable {
     /// The split view the tab is shown in, if any; absent from the payload otherwise (a client
     /// from before splits reads the record as before).
     package var split: SyncedSplit?
+    /// `true` for an archived tab (published only when its device opted in), whose ``window`` is
+    /// then its device's archive; absent otherwise (a client from before reads it as one more window).
+    package var archived: Bool?
 
     /// Creates a tab record.
     package init(
         id: String, window: String, sortKey: Int64, pinned: Bool, group: String?, opener: String?,
         lastActive: Int64, current: Int?, navigations: [SyncedNavigation], split: SyncedSplit? = nil,
-        v: Int = syncPayloadVersion
+        archived: Bool? = nil, v: Int = syncPayloadVersion
     ) {
         self.split = split
+        self.archived = archived
         self.v = v
         self.id = id
         self.window = window
@@ -146,7 +150,7 @@ package struct SyncedTab: Sendable, Hashable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case v, id, window, pinned, group, opener, current, navigations
+        case v, id, window, pinned, group, opener, current, navigations, split, archived
         case sortKey = "sort_key"
         case lastActive = "last_active"
     }

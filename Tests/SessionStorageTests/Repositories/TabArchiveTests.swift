@@ -37,9 +37,10 @@ import Testing
 
         let archived = try archive.archive(olderThan: Date(timeIntervalSinceNow: -3600), in: nil, exempting: ArchiveExemptions())
         #expect(archived.archived == 2)  // a and e: p is pinned, b active, c grouped, d recent
-        // Per tab: its archived_tabs row, its tabs row and its opener link (e's); then the window's row,
-        // and the archive made on first use (its browsers and tab_archives rows, its revision).
-        #expect(archived.rowsWritten <= 2 * 3 + 4, "\(archived)")
+        // Per tab: its archived_tabs row, its tabs row, its tab_pages row dropped and the revision that
+        // drop's trigger moves on; e's opener link; then the window's row, and the archive made on
+        // first use (its browsers and tab_archives rows, its revision).
+        #expect(archived.rowsWritten <= 2 * 4 + 1 + 4, "\(archived)")
         #expect(try store.format(browser, names) == "p | b* [ 0 c ] d")
         // e's opener a was archived: e lost it as on a close, and keeps it as data.
         let tabs = try archive.archivedTabs()
@@ -99,6 +100,57 @@ import Testing
         #expect(try store.format(browser, names) == "| a*")
         try archive.restore([names.webStateID("q")], to: browser, placement: .end)
         #expect(try store.format(browser, names) == "| a* q")
+    }
+
+    @Test func archivedTabs_keepNoPageRow_theListingReadsTheirPages_andARestoreWritesItBack() throws {
+        let (store, browser, names) = try seeded("| a b* c")
+        let archive = SQLiteTabArchiveRepository(database: store.database)
+        try archive.archive(olderThan: Date(), in: browser, exempting: ArchiveExemptions())
+        #expect(try Self.pageRows(store) == ["Page b"])
+        #expect(try archive.archivedTabs().map(\.title) == ["Page a", "Page c"])
+        #expect(try archive.archivedTabs().map(\.url) == ["https://example.org/a", "https://example.org/c"])
+        #expect(try SessionStoreFile.check(atPath: try #require(store.path)).isEmpty)
+        try archive.restore([names.webStateID("c")], to: nil, placement: .formerPosition)
+        #expect(try Self.pageRows(store) == ["Page b", "Page c"])
+        #expect(try store.tabs.snapshot(of: browser).pages[names.webStateID("c")]?.title == "Page c")
+        // A row an older binary wrote back (its triggers do, when it navigates the tab) is no problem.
+        try store.database.mutate { db in
+            try db.execute(sql: """
+                INSERT INTO tab_pages (tab_id, title, url) VALUES (?, 'Page a', 'https://example.org/a')
+                """, arguments: [names.webStateID("a").uuidString])
+        }
+        #expect(try SessionStoreFile.check(atPath: try #require(store.path)).isEmpty)
+        try archive.restore([names.webStateID("a")], to: nil, placement: .formerPosition)
+        #expect(try store.format(browser, names) == "| a b* c")
+        #expect(try Self.pageRows(store) == ["Page a", "Page b", "Page c"])
+        #expect(try SessionStoreFile.check(atPath: try #require(store.path)).isEmpty)
+    }
+
+    @Test func archivingMostOfAWindow_gathersItsRemainingRows_inListOrder_afterTheArchivedOnes() throws {
+        let (store, browser, names) = try seeded("| a b c d* e f g h", recent: ["c", "g"])
+        let archive = SQLiteTabArchiveRepository(database: store.database)
+        try archive.archive(olderThan: Date(timeIntervalSinceNow: -3600), in: browser, exempting: ArchiveExemptions())
+        #expect(try store.format(browser, names) == "| c d* g")
+        let (window, archived) = try store.database.read { db in
+            (try Int64.fetchAll(db, sql: "SELECT rowid FROM tabs WHERE browser_id = ? ORDER BY sort_key",
+                                arguments: [browser.uuidString]),
+             try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM tabs WHERE browser_id <> ?", arguments: [browser.uuidString]))
+        }
+        #expect(window == window.sorted() && window.first! > archived!, "\(window), archived up to \(archived!)")
+        // A small archive leaves the rows where they are.
+        try store.tabs.update(browser) { list in _ = try list.setLastActiveAt(Date(timeIntervalSince1970: 0), forTabAt: 2) }
+        try archive.archive(olderThan: Date(timeIntervalSinceNow: -3600), in: browser, exempting: ArchiveExemptions())
+        #expect(try store.format(browser, names) == "| c d*")
+        #expect(try store.database.read { db in
+            try Int64.fetchAll(db, sql: "SELECT rowid FROM tabs WHERE browser_id = ? ORDER BY sort_key",
+                               arguments: [browser.uuidString])
+        } == Array(window.prefix(2)))
+        #expect(try SessionStoreFile.check(atPath: try #require(store.path)).isEmpty)
+    }
+
+    /// The titles in `tab_pages`, in title order.
+    private static func pageRows(_ store: TemporaryStore) throws -> [String] {
+        try store.database.read { db in try String.fetchAll(db, sql: "SELECT title FROM tab_pages ORDER BY title") }
     }
 
     /// Every history row, to show archiving writes none.

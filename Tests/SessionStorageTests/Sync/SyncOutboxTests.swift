@@ -96,6 +96,72 @@ import Testing
         #expect(left.filter { $0.entry.kind == .tab && [c, d].contains($0.entry.localID) }.allSatisfy { $0.content == nil })
     }
 
+    /// Archived tabs (issue 38): tombstoned by default; published, marked archived, when the app opts
+    /// in; listed apart on the other devices, with splits kept through the payload.
+    @Test func archivedTabs_areTombstonedByDefault_andPublishedMarkedArchivedWhenTheAppOptsIn() throws {
+        let store = try TemporaryStore.onDisk()
+        let (browser, names) = try store.seed("| a* b c")
+        for name in ["a", "b", "c"] {
+            try store.histories.commit(NavigationItem(url: "https://\(name).example/", title: name), in: names.webStateID(name))
+        }
+        try store.tabs.update(browser) { _ = try $0.setLastActiveAt(Date(), forTabAt: 0) }
+        let sync = try enabled(store)
+        #expect(try !sync.state().uploadsArchivedTabs)
+        try sync.acknowledge(sync.pending(limit: 100).map(\.entry))
+        let b = names.webStateID("b").uuidString
+        let c = names.webStateID("c").uuidString
+        try SQLiteTabArchiveRepository(database: store.database).archive(
+            olderThan: Date(timeIntervalSinceNow: -3600), in: nil, exempting: ArchiveExemptions())
+        var tabs = try sync.pending(limit: 100).filter { $0.entry.kind == .tab }
+        #expect(Set(tabs.map(\.entry.localID)) == [b, c] && tabs.allSatisfy { $0.content == nil })
+        try sync.acknowledge(sync.pending(limit: 100).map(\.entry))
+
+        // Opting in marks every archived tab; each goes out as a tab record marked archived.
+        try sync.setUploadsArchivedTabs(true)
+        #expect(try sync.state().uploadsArchivedTabs)
+        #expect(try outbox(store) == ["tab \(b)", "tab \(c)"].sorted())
+        tabs = try sync.pending(limit: 100)
+        let records = tabs.compactMap { pending -> SyncedTab? in
+            guard case .tab(let record)? = pending.content else { return nil }
+            return record
+        }
+        #expect(records.count == 2 && records.allSatisfy { $0.archived == true && $0.window != browser.uuidString })
+        // The device record still lists only the window.
+        try sync.acknowledge(tabs.map(\.entry))
+        let everything = try sync.markEverything()
+        #expect(Set(everything.entries.filter { $0.kind == .tab }.map(\.localID)) == [names.webStateID("a").uuidString, b, c])
+        try sync.acknowledge(everything.entries)
+
+        // Another device reads them apart from the windows; a split rides through the payload.
+        let other = "22222222-2222-4222-8222-222222222222"
+        var archived = records[0]
+        archived.split = SyncedSplit(id: "55555555-5555-4555-8555-555555555555", ratio: 0.5, layout: "vertical")
+        let open = SyncedTab(
+            id: "33333333-3333-4333-8333-333333333333", window: "44444444-4444-4444-8444-444444444444", sortKey: 5,
+            pinned: false, group: nil, opener: nil, lastActive: 1_790_000_000_000, current: 0,
+            navigations: [SyncedNavigation(url: "https://remote.example/", title: "Remote", time: 1_790_000_000_000)],
+            split: SyncedSplit(id: "66666666-6666-4666-8666-666666666666", ratio: 0.3, layout: "horizontal"))
+        let device = SyncedDevice(name: "Phone", formFactor: "phone", windows: [])
+        var received: [SyncReceivedRecord] = []
+        for (offset, content) in [SyncRecordContent.device(device), .tab(archived), .tab(open)].enumerated() {
+            let payload = try content.encoded()
+            // Through the payload's bytes, as another device reads it.
+            let decoded = try SyncRecordContent.decoded(payload, kind: content.kind)
+            #expect(decoded == content)
+            received.append(SyncReceivedRecord(
+                recordID: String(repeating: Array("abc")[offset], count: 32), deviceID: other, sequence: Int64(offset + 1),
+                version: 1, modifiedAt: Date(timeIntervalSince1970: 1_790_000_000),
+                content: (decoded, String(decoding: payload, as: UTF8.self))))
+        }
+        try sync.apply(received, cursor: 3)
+        let phone = try #require(try sync.remoteDevices().first)
+        #expect(phone.windows.flatMap(\.tabs).map(\.title) == ["Remote"])
+        #expect(phone.windows.flatMap(\.tabs).map(\.splitID) == ["66666666-6666-4666-8666-666666666666"])
+        #expect(phone.archivedTabs.map(\.title) == [archived.currentNavigation?.title ?? ""])
+        #expect(phone.archivedTabs.map(\.splitID) == ["55555555-5555-4555-8555-555555555555"])
+        #expect(try SessionStoreFile.check(atPath: try #require(store.path)).isEmpty)
+    }
+
     @Test func aRecordMarkedAgainDuringItsUpload_staysInTheOutbox() throws {
         let store = try TemporaryStore.onDisk()
         let (_, names) = try store.seed("| a*")

@@ -6,11 +6,15 @@ extension StoreChecker {
     /// that shows a page, holding that page's title, URLs and favicon URL.
     ///
     /// The triggers keep it so whoever writes; a row missing, left over or stale
-    /// means a writer ran without them. `recover` rebuilds the table.
+    /// means a writer ran without them. `recover` rebuilds the table. An archived
+    /// tab (migration 0009) needs none: archiving drops it, restoring writes it back,
+    /// and one an older binary wrote back is no problem either.
     func tabPages() throws -> [Problem] {
         guard try db.tableExists("tab_pages") else { return [] }
+        let archived = try db.tableExists("tab_archives")
+            ? "t.browser_id NOT IN (SELECT browser_id FROM tab_archives)" : "true"
         return try derivedPageProblems(
-            table: "tab_pages", check: "pages", missing: "has no row in tab_pages.",
+            table: "tab_pages", check: "pages", missing: "has no row in tab_pages.", needing: archived,
             stray: "holds a page for a tab that shows none (or that the store does not have).",
             stale: """
                 p.title IS NOT e.title OR p.url IS NOT e.url OR p.virtual_url IS NOT e.virtual_url
@@ -20,10 +24,11 @@ extension StoreChecker {
     }
 
     /// The rows of `table` (`p`, one per tab that shows a page, keyed by `tab_id`)
-    /// against each tab's current entry (`e`): tabs without a row, rows without a
-    /// tab that shows a page, and rows where `stale` holds.
+    /// against each tab's current entry (`e`): tabs without a row (of those where
+    /// `needing` holds), rows without a tab that shows a page, and rows where `stale` holds.
     func derivedPageProblems(
-        table: String, check: String, missing: String, stray: String, stale: String, staleMessage: String
+        table: String, check: String, missing: String, needing: String = "true", stray: String, stale: String,
+        staleMessage: String
     ) throws -> [Problem] {
         let limit = Self.listedProblems
         let currentPage = """
@@ -33,7 +38,7 @@ extension StoreChecker {
         var problems: [Problem] = []
         for id in try String.fetchAll(db, sql: """
             SELECT t.id \(currentPage)
-            WHERE NOT EXISTS (SELECT 1 FROM \(table) WHERE tab_id = t.id)
+            WHERE NOT EXISTS (SELECT 1 FROM \(table) WHERE tab_id = t.id) AND \(needing)
             ORDER BY t.id LIMIT ?
             """, arguments: [limit]) {
             problems.append(Problem(check: check, location: "tab \(id)", message: missing))

@@ -211,6 +211,16 @@ struct StoredTable {
                 Column("url", text),
                 Column("last_active_at", .time),
             ], key: "record_id"),
+            // Migration 0011: archived tabs in sync, and what other devices' tab records say beyond the above.
+            StoredTable(name: "sync_options", columns: [
+                Column("id", .integer(1...1)),
+                Column("uploads_archived_tabs", .integer(0...1)),
+            ]),
+            StoredTable(name: "sync_remote_tab_details", columns: [
+                Column("record_id", recordID),
+                Column("is_archived", .integer(0...1)),
+                Column("split_id", text, optional: true),
+            ], key: "record_id"),
             StoredTable(name: "sync_remote_groups", columns: [
                 Column("record_id", recordID),
                 Column("device_id", text),
