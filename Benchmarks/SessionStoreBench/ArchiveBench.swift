@@ -13,6 +13,7 @@ enum ArchiveBench {
         var archived: TabArchiveResult
         var archiveNanoseconds: UInt64
         var archiveRuns: [UInt64]
+        var coldArchiveNanoseconds: UInt64
         var openArchived: Samples
         var openSmall: Samples
         var mutateArchived: Samples
@@ -36,6 +37,12 @@ enum ArchiveBench {
                 + "\(max(total / remaining, 1)) unused since 2020, and archiving them in one call")
             runs.append(try seedAndArchive(path: archivedPath, total: total, remaining: remaining, configuration: configuration))
         }
+        // Once more with the window's list not read before the call (a process that archives at
+        // start-up, or a background task): the call reads it first. Printed, not judged.
+        try? FileManager.default.removeItem(atPath: archivedPath)
+        progress("seeding once more, and archiving without the window's list loaded first")
+        let cold = try seedAndArchive(
+            path: archivedPath, total: total, remaining: remaining, configuration: configuration, loadFirst: false)
         progress("seeding a \(remaining)-tab store")
         try StoreSubject.seed(atPath: smallPath, tabCount: remaining, configuration: configuration)
         sync()
@@ -53,14 +60,15 @@ enum ArchiveBench {
         let mutateSmall = try mutate(smallPath, rounds: rounds * 20, configuration: configuration)
         return Result(
             total: total, remaining: remaining, archived: median.result, archiveNanoseconds: median.nanoseconds,
-            archiveRuns: runs.map(\.nanoseconds),
+            archiveRuns: runs.map(\.nanoseconds), coldArchiveNanoseconds: cold.nanoseconds,
             openArchived: openArchived, openSmall: openSmall, mutateArchived: mutateArchived, mutateSmall: mutateSmall)
     }
 
     /// Seeds a `total`-tab window whose tabs are all unused but every `total / remaining`th, and
-    /// archives them in one timed call, the window's list loaded (as an app showing it has it).
+    /// archives them in one timed call, the window's list loaded first unless `loadFirst` is false
+    /// (an app showing the window has it).
     private static func seedAndArchive(
-        path: String, total: Int, remaining: Int, configuration: SessionDatabase.Configuration
+        path: String, total: Int, remaining: Int, configuration: SessionDatabase.Configuration, loadFirst: Bool = true
     ) throws -> (result: TabArchiveResult, nanoseconds: UInt64) {
         try StoreSubject.seed(atPath: path, tabCount: total, configuration: configuration)
         let step = max(total / remaining, 1)
@@ -78,7 +86,7 @@ enum ArchiveBench {
         let database = try SessionDatabase.open(atPath: path, configuration: configuration)
         defer { try? database.close() }
         let archive = SQLiteTabArchiveRepository(database: database)
-        for browser in try SQLiteBrowserRepository(database: database).browsers() {
+        for browser in try SQLiteBrowserRepository(database: database).browsers() where loadFirst {
             _ = try SQLiteWebStateListRepository(database: database).snapshot(of: browser.id)
         }
         let started = monotonicNanoseconds()
@@ -137,6 +145,8 @@ enum ArchiveBench {
                 + "median \(Report.duration(Double(result.archiveNanoseconds))) of \(result.archiveRuns.count) runs on stores "
                 + "seeded anew (" + result.archiveRuns.map { Report.duration(Double($0)) }.joined(separator: ", ")
                 + "); \(result.archived.rowsWritten) rows written, " + String(format: "%.2f", perTab) + " per archived tab",
+            "archive, the window's list not loaded before the call (it reads it first): "
+                + Report.duration(Double(result.coldArchiveNanoseconds)),
             "open + first window + active tab's history: p50 \(Report.duration(result.openArchived.p50)) after archiving, "
                 + "\(Report.duration(result.openSmall.p50)) on a store of \(Report.formatCount(result.remaining)) tabs "
                 + "(\(String(format: "%.2f", open))x)",
