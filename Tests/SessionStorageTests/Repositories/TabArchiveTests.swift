@@ -53,6 +53,9 @@ import Testing
         #expect(try store.browsers.browsers().map(\.id) == [browser])
         #expect(try Self.historyRows(store) == entriesBefore)
         #expect(try store.histories.history(of: names.webStateID("a")).items.map(\.title) == ["Page a"])
+        // The call zeroes less than other writes (it deletes nothing the store does not keep elsewhere);
+        // the connection's setting is back on after it.
+        #expect(try store.database.mutate { try Int.fetchOne($0, sql: "PRAGMA secure_delete") } == 1)
         try store.reopen()
         #expect(try SessionStoreFile.check(atPath: try #require(store.path)).isEmpty)
     }

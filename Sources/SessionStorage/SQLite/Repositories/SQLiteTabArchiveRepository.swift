@@ -81,6 +81,13 @@ public final class SQLiteTabArchiveRepository: TabArchiveRepository {
     ) -> @Sendable (Database) throws -> TabArchiveResult {
         { [cache] db in
             let changesBefore = db.totalChangesCount
+            // What archiving deletes is kept elsewhere in the store: the `tab_pages` rows copy the
+            // archived tabs' current history entries, which stay, and the moved rows' old cells
+            // hold what their new ones hold. Zeroing it (`secure_delete`, on for this connection
+            // so that deleted history does not linger) would hide nothing; with FAST, SQLite
+            // zeroes only what it writes anyway, and not the pages the deletes free.
+            try db.execute(sql: "PRAGMA secure_delete = FAST")
+            defer { try? db.execute(sql: "PRAGMA secure_delete = ON") }
             let browsers: [BrowserID]
             if let only {
                 guard try BrowserRows.isWindow(db, only) else {
