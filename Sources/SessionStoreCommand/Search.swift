@@ -49,6 +49,8 @@ extension SessionStore {
             } else {
                 for match in matches {
                     let place = match.browser.map { "\(ids.browser($0.uuidString)):\(match.index ?? 0)" }
+                        ?? (match.isArchived ? "archived" : nil)
+                        ?? match.savedGroup.map { "saved:\($0.uuidString.prefix(8))" }
                         ?? "closed:\(match.closedEntry.map { ids.closedEntry($0.uuidString) } ?? "?")"
                     let title = match.title.isEmpty ? "(untitled)" : match.title
                     print("\(ids.tab(match.tab.uuidString))\t\(place)\t\(shown(title))\t\(shown(match.url))")
@@ -63,6 +65,8 @@ extension SessionStore {
             var browser: String?
             var index: Int?
             var closedEntry: String?
+            var archived: Bool?
+            var savedGroup: String?
             var title: String
             var url: String
             var rank: Double
@@ -72,6 +76,8 @@ extension SessionStore {
                 browser = match.browser?.uuidString
                 index = match.index
                 closedEntry = match.closedEntry?.uuidString
+                archived = match.isArchived ? true : nil
+                savedGroup = match.savedGroup?.uuidString
                 title = match.title
                 url = match.url
                 rank = match.rank

@@ -8,10 +8,14 @@ import Foundation
 public struct TabSearchMatch: Hashable, Sendable {
     /// The tab.
     public var tab: WebStateID
-    /// The open browser holding the tab; `nil` for a recently closed tab.
+    /// The open browser holding the tab; `nil` for a recently closed, archived or saved tab.
     public var browser: BrowserID?
-    /// The tab's index in its browser's list; `nil` for a recently closed tab.
+    /// The tab's index in its browser's list; `nil` for a recently closed, archived or saved tab.
     public var index: Int?
+    /// Whether the tab is archived (`TabArchiveRepository`; restore it from there).
+    public var isArchived = false
+    /// The saved group holding the tab (`SavedTabGroupRepository`; reopen it from there).
+    public var savedGroup: TabGroupID?
     /// The recently closed entry holding the tab; `nil` for an open tab.
     public var closedEntry: ClosedEntryID?
     /// The current page's title.
@@ -36,6 +40,6 @@ public struct TabSearchMatch: Hashable, Sendable {
         self.rank = rank
     }
 
-    /// Whether the tab is open (in a browser) rather than recently closed.
+    /// Whether the tab is open (in a browser) rather than recently closed, archived or saved.
     public var isOpen: Bool { browser != nil }
 }

@@ -151,6 +151,22 @@ import Testing
         #expect(try SessionStoreFile.check(atPath: try #require(store.path)).isEmpty)
     }
 
+    @Test func search_findsArchivedAndSavedTabs_andSaysWhereTheyAre() throws {
+        let (store, browser, names) = try seeded("| a* b [ 0 c ]", recent: ["a", "c"])
+        try store.histories.commit(NavigationItem(url: "https://example.org/heron", title: "Heron b"), in: names.webStateID("b"))
+        try store.histories.commit(NavigationItem(url: "https://example.org/heron-c", title: "Heron c"), in: names.webStateID("c"))
+        try SQLiteTabArchiveRepository(database: store.database).archive(
+            olderThan: Date(timeIntervalSinceNow: -3600), in: browser, exempting: ArchiveExemptions())
+        try SQLiteSavedTabGroupRepository(database: store.database).saveAndClose(names.groupID("0"), in: browser)
+        #expect(try store.format(browser, names) == "| a*")
+        let matches = try SQLiteTabSearchRepository(database: store.database).searchTabs("heron", includingClosed: false, limit: 10)
+        #expect(Set(matches.map(\.tab)) == [names.webStateID("b"), names.webStateID("c")])
+        let b = try #require(matches.first { $0.tab == names.webStateID("b") })
+        #expect(b.isArchived && b.savedGroup == nil && b.browser == nil && b.index == nil && !b.isOpen)
+        let c = try #require(matches.first { $0.tab == names.webStateID("c") })
+        #expect(!c.isArchived && c.savedGroup == names.groupID("0") && c.browser == nil && !c.isOpen)
+    }
+
     /// The titles in `tab_pages`, in title order.
     private static func pageRows(_ store: TemporaryStore) throws -> [String] {
         try store.database.read { db in try String.fetchAll(db, sql: "SELECT title FROM tab_pages ORDER BY title") }

@@ -36,11 +36,17 @@ public final class SQLiteTabSearchRepository: TabSearchRepository {
     {
         { db in
             guard limit > 0, let expression = Self.expression(for: query) else { return [] }
+            // Archived tabs and saved groups' tabs (migrations 0009 and 0010) sit in browsers that are no window.
+            let archived = try db.tableExists("tab_archives")
+                ? "t.browser_id IN (SELECT browser_id FROM tab_archives)" : "0"
+            let saved = try db.tableExists("saved_groups")
+                ? "(SELECT group_id FROM saved_groups WHERE browser_id = t.browser_id)" : "NULL"
             let rows = try Row.fetchAll(
                 db,
                 sql: """
                     SELECT p.tab_id, p.title, p.url, bm25(tab_search, 2.0, 1.0) AS rank,
-                           t.browser_id, coalesce(t.closed_entry_id, b.closed_entry_id) AS closed_entry_id
+                           t.browser_id, coalesce(t.closed_entry_id, b.closed_entry_id) AS closed_entry_id,
+                           \(archived) AS archived, \(saved) AS saved_group
                     FROM tab_search
                     JOIN tab_search_pages AS p ON p.id = tab_search.rowid
                     JOIN tabs AS t ON t.id = p.tab_id
@@ -55,11 +61,16 @@ public final class SQLiteTabSearchRepository: TabSearchRepository {
             for row in rows {
                 guard let tab = WebStateID(uuidString: row["tab_id"]) else { continue }
                 let closedEntry = (row["closed_entry_id"] as String?).flatMap(ClosedEntryID.init(uuidString:))
-                let browser = closedEntry == nil ? (row["browser_id"] as String?).flatMap(BrowserID.init(uuidString:)) : nil
-                matches.append(
-                    TabSearchMatch(
-                        tab: tab, browser: browser, index: nil, closedEntry: closedEntry, title: row["title"],
-                        url: row["url"], rank: row["rank"]))
+                let isArchived: Bool = row["archived"]
+                let savedGroup = (row["saved_group"] as String?).flatMap(TabGroupID.init(uuidString:))
+                let browser = closedEntry == nil && !isArchived && savedGroup == nil
+                    ? (row["browser_id"] as String?).flatMap(BrowserID.init(uuidString:)) : nil
+                var match = TabSearchMatch(
+                    tab: tab, browser: browser, index: nil, closedEntry: closedEntry, title: row["title"],
+                    url: row["url"], rank: row["rank"])
+                match.isArchived = isArchived
+                match.savedGroup = savedGroup
+                matches.append(match)
             }
             try Self.fillIndexes(db, &matches)
             return matches
