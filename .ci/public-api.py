@@ -38,15 +38,15 @@ import sys
 ALLOWED = {
     "SyncStorage": [
         "init(database:)", "state()", "rename(deviceName:)", "disable()",
-        "remoteDevices()", "observeRemoteDevices(onChange:)",
+        "remoteDevices()", "observeRemoteDevices(onChange:)", "setUploadsArchivedTabs(_:)",
     ],
     "SyncState": [
         "isEnabled", "accountID", "deviceID", "deviceName", "formFactor", "serverURL",
-        "lastSyncAt", "lastError", "pendingCount",
+        "lastSyncAt", "lastError", "pendingCount", "uploadsArchivedTabs",
     ],
-    "RemoteDevice": ["id", "name", "formFactor", "lastSeenAt", "windows", "closedTabs", "tabCount"],
+    "RemoteDevice": ["id", "name", "formFactor", "lastSeenAt", "windows", "closedTabs", "archivedTabs", "tabCount"],
     "RemoteWindow": ["id", "tabs"],
-    "RemoteTab": ["id", "tabID", "isPinned", "groupTitle", "title", "url", "lastActiveAt"],
+    "RemoteTab": ["id", "tabID", "isPinned", "groupTitle", "title", "url", "lastActiveAt", "splitID"],
     "RemoteClosedTab": ["id", "tabID", "closedAt", "title", "url"],
     "SyncCommand": ["sendTab(_:)", "closeTab(_:)", "init(from:)", "encode(to:)"],
     "SyncSendTab": ["url", "title", "navigations", "current", "init(url:title:navigations:current:)"],
