@@ -24,12 +24,11 @@ enum SyncRows {
             uploadsArchivedTabs: (row[12] as Bool?) ?? false)
     }
 
-    /// `OR <column> IN (the archive)` when this device publishes its archived tabs (migration 0011),
-    /// to follow a `b.closed_entry_id IS NULL AND <column> is a window` condition.
-    static func orArchive(_ db: Database, column: String) throws -> String {
-        guard try db.tableExists("sync_options"), try db.tableExists("tab_archives"),
-              try Bool.fetchOne(db, sql: "SELECT uploads_archived_tabs FROM sync_options WHERE id = 1") == true
-        else { return "" }
+    /// `OR <column> IN (the archive)` when this device publishes its archived tabs
+    /// (``SyncState/uploadsArchivedTabs``, migration 0011), to follow a
+    /// `b.closed_entry_id IS NULL AND <column> is a window` condition.
+    static func orArchive(_ db: Database, column: String, state: SyncState) throws -> String {
+        guard state.uploadsArchivedTabs, try db.tableExists("tab_archives") else { return "" }
         return " OR \(column) IN (SELECT browser_id FROM tab_archives)"
     }
 
@@ -53,7 +52,7 @@ enum SyncRows {
             INSERT INTO sync_outbox (kind, local_id, marked_at)
             SELECT 'tab', t.id, \(now) FROM tabs AS t JOIN browsers AS b ON b.id = t.browser_id
             WHERE b.closed_entry_id IS NULL AND (true\(try BrowserRows.onlyWindows(db, column: "b.id"))\(
-                try orArchive(db, column: "b.id"))) \(mark);
+                try orArchive(db, column: "b.id", state: state(db, countingPending: false)))) \(mark);
             INSERT INTO sync_outbox (kind, local_id, marked_at)
             SELECT 'group', g.id, \(now) FROM tab_groups AS g JOIN browsers AS b ON b.id = g.browser_id
             WHERE b.closed_entry_id IS NULL\(try BrowserRows.onlyWindows(db, column: "b.id")) \(mark);
@@ -138,7 +137,7 @@ enum SyncRows {
     static func content(_ db: Database, entry: SyncOutboxEntry, state: SyncState) throws -> SyncRecordContent? {
         switch entry.kind {
         case .device: return .device(try device(db, state: state))
-        case .tab: return try tab(db, id: entry.localID).map(SyncRecordContent.tab)
+        case .tab: return try tab(db, id: entry.localID, state: state).map(SyncRecordContent.tab)
         case .group: return try group(db, id: entry.localID).map(SyncRecordContent.group)
         case .closed: return try closedTab(db, id: entry.localID).map(SyncRecordContent.closed)
         }
@@ -161,7 +160,7 @@ enum SyncRows {
         return SyncedDevice(name: state.deviceName, formFactor: state.formFactor, windows: windows)
     }
 
-    private static func tab(_ db: Database, id: String) throws -> SyncedTab? {
+    private static func tab(_ db: Database, id: String, state: SyncState) throws -> SyncedTab? {
         let archivedTest = try db.tableExists("tab_archives")
             ? "t.browser_id IN (SELECT browser_id FROM tab_archives)" : "0"
         guard let row = try Row.fetchOne(
@@ -172,7 +171,7 @@ enum SyncRows {
                 FROM tabs AS t JOIN browsers AS b ON b.id = t.browser_id
                 LEFT JOIN tab_openers AS o ON o.tab_id = t.id
                 WHERE t.id = ? AND b.closed_entry_id IS NULL AND (true\(
-                    try BrowserRows.onlyWindows(db, column: "b.id"))\(try orArchive(db, column: "b.id")))
+                    try BrowserRows.onlyWindows(db, column: "b.id"))\(try orArchive(db, column: "b.id", state: state)))
                 """,
             arguments: [id])
         else { return nil }
