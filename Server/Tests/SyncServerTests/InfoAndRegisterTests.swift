@@ -9,7 +9,7 @@ struct InfoAndRegisterTests {
             let answer = try await server.client.send("GET", "/v1/info")
             #expect(answer.status == 200)
             let json = answer.json
-            #expect(json["version"] as? Int == 2)
+            #expect(json["version"] as? Int == 3)
             let serverID = try #require(json["server_id"] as? String)
             #expect(UUID(uuidString: serverID) != nil)
             #expect(try await server.client.send("GET", "/v1/info").json["server_id"] as? String == serverID)

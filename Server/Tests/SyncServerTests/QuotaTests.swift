@@ -176,12 +176,13 @@ struct QuotaTests {
             "--max-devices", "7", "--max-account-records", "1234", "--max-account-bytes", "99999",
             "--max-record-bytes", "2048", "--max-pending-commands", "17", "--uploads-per-second", "5",
             "--tombstone-days", "11", "--hide-device-days", "12", "--sweep-device-days", "90",
+            "--max-account-saved-group-records", "321",
         ]
         try await TestServer.with(arguments: arguments) { (server: TestServer) async throws in
             let answer = try await server.client.send("GET", "/v1/info")
             #expect(answer.status == 200)
             let expected: [String: Int] = [
-                "version": 2, "max_devices": 7, "max_account_records": 1234, "max_account_bytes": 99999,
+                "version": 3, "max_account_saved_group_records": 321, "max_devices": 7, "max_account_records": 1234, "max_account_bytes": 99999,
                 "max_record_bytes": 2048, "max_pending_commands": 17, "uploads_per_second": 5,
                 "tombstone_days": 11, "hide_device_days": 12, "sweep_device_days": 90,
                 "max_batch_records": 1_000, "max_batch_bytes": 4_194_304, "max_wait_seconds": 30,

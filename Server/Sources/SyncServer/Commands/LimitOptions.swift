@@ -9,6 +9,8 @@ struct LimitOptions: ParsableArguments {
     var maxAccountRecords = Limits().maxAccountRecords
     @Option(help: "Most sealed bytes of live records per account.")
     var maxAccountBytes = Limits().maxAccountBytes
+    @Option(help: "Most account-wide saved-group records (groups and their tabs) per account.")
+    var maxAccountSavedGroupRecords = Limits().maxAccountSavedGroupRecords
     @Option(help: "Largest sealed record or command, in bytes.")
     var maxRecordBytes = Limits().maxRecordBytes
     @Option(help: "Most commands waiting for one device.")
@@ -23,7 +25,7 @@ struct LimitOptions: ParsableArguments {
     var sweepDeviceDays = Limits().sweepDeviceDays
 
     func validate() throws {
-        let values = [maxDevices, maxAccountRecords, maxAccountBytes, maxRecordBytes, maxPendingCommands,
+        let values = [maxDevices, maxAccountRecords, maxAccountBytes, maxAccountSavedGroupRecords, maxRecordBytes, maxPendingCommands,
                       uploadsPerSecond, tombstoneDays, hideDeviceDays, sweepDeviceDays]
         guard values.allSatisfy({ $0 >= 1 }) else { throw ValidationError("every limit must be at least 1") }
     }
@@ -34,6 +36,7 @@ struct LimitOptions: ParsableArguments {
         limits.maxDevices = maxDevices
         limits.maxAccountRecords = maxAccountRecords
         limits.maxAccountBytes = maxAccountBytes
+        limits.maxAccountSavedGroupRecords = maxAccountSavedGroupRecords
         limits.maxRecordBytes = maxRecordBytes
         limits.maxPendingCommands = maxPendingCommands
         limits.uploadsPerSecond = uploadsPerSecond

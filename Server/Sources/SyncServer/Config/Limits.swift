@@ -4,8 +4,8 @@
 /// sealed tab record is 1 to 4 KB): 500,000 live records and 1 GB per account.
 /// `serve` takes each as an option, for tests and small deployments.
 public struct Limits: Sendable, Codable, Equatable {
-    /// Protocol version.
-    public var version: Int = 2
+    /// Protocol version: 3 adds account-wide saved-group records (docs/sync-protocol.md, "Saved groups").
+    public var version: Int = 3
     /// Largest sealed record or command, in bytes (`413`).
     public var maxRecordBytes: Int = 16_384
     /// Most records or commands in one request (`413`).
@@ -24,6 +24,9 @@ public struct Limits: Sendable, Codable, Equatable {
     public var maxAccountRecords: Int = 500_000
     /// Most sealed bytes of live records an account holds (`413`).
     public var maxAccountBytes: Int = 1_073_741_824
+    /// Most account-wide saved-group records (groups and their tabs) an account holds (`413`).
+    /// They are never deleted, only rewritten, so this bounds them for good.
+    public var maxAccountSavedGroupRecords: Int = 50_000
     /// Most commands waiting for one target device (`429`: the target drains them).
     public var maxPendingCommands: Int = 1_000
     /// Longest lifetime of a command, in seconds (a later `expires_at` is cut to it).
@@ -48,7 +51,7 @@ public struct Limits: Sendable, Codable, Equatable {
     /// How long an idempotency key is remembered.
     public static let idempotencyWindowSeconds = 24 * 60 * 60
 
-    /// The default limits of protocol version 2.
+    /// The default limits of protocol version 3.
     public init() {}
 
     enum CodingKeys: String, CodingKey {
@@ -62,6 +65,7 @@ public struct Limits: Sendable, Codable, Equatable {
         case maxDevices = "max_devices"
         case maxAccountRecords = "max_account_records"
         case maxAccountBytes = "max_account_bytes"
+        case maxAccountSavedGroupRecords = "max_account_saved_group_records"
         case maxPendingCommands = "max_pending_commands"
         case maxCommandLifetimeSeconds = "max_command_lifetime_seconds"
         case uploadsPerSecond = "uploads_per_second"

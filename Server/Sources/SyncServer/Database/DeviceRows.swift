@@ -135,7 +135,7 @@ extension Transaction {
 
     /// Deletes every row of the account; `false` when there was none.
     func deleteAccount(accountID: String) async throws -> Bool {
-        for table in ["commands", "records", "idempotency", "devices"] {
+        for table in ["commands", "records", "account_records", "idempotency", "devices"] {
             try await query(PostgresQuery(unsafeSQL: "DELETE FROM \(table) WHERE account_id = $1", binds: {
                 var binds = PostgresBindings()
                 binds.append(accountID)

@@ -40,6 +40,8 @@ struct RecordWrite: Sendable {
     var tombstone: Bool
     var expiresAt: Date?
     var sealed: [UInt8]?
+    /// Written by any device of the account, owned by none (`account_records`, protocol version 3).
+    var accountWide = false
 
     /// The bytes it counts in the account's usage: a tombstone, even a sealed one, counts none.
     var countedSize: Int {
@@ -49,6 +51,7 @@ struct RecordWrite: Sendable {
 
 /// Queries on `records`.
 extension Transaction {
+
     /// Owner and version of those of `recordIDs` the account already holds.
     func recordHeads(accountID: String, recordIDs: [String]) async throws -> [String: StoredRecordHead] {
         let rows = try await query("""
@@ -78,21 +81,42 @@ extension Transaction {
             """)
     }
 
-    /// Up to `limit` unexpired records with `seq > after`, in ascending order.
-    func changes(accountID: String, after: Int64, limit: Int) async throws -> [ChangedRecord] {
+    /// Up to `limit` unexpired records with `seq > after`, in ascending order; with `accountWide`
+    /// (a protocol version 3 reader), the account-wide records too, whose device is `account`
+    /// (no device id is: device ids are UUIDs).
+    func changes(accountID: String, after: Int64, limit: Int, accountWide: Bool = false) async throws -> [ChangedRecord] {
         // The revocation statement goes with each unsealed tombstone of its device (the ones
         // the server made); readers check it before they apply them.
-        let rows = try await query("""
-            SELECT r.record_id, r.device_id, r.seq, r.version, r.tombstone, r.modified_at, r.sealed,
-                   CASE WHEN r.tombstone AND r.sealed IS NULL THEN d.revocation_at END,
-                   CASE WHEN r.tombstone AND r.sealed IS NULL THEN d.revocation_signature END
-            FROM records r
-            LEFT JOIN devices d ON d.account_id = r.account_id AND d.device_id = r.device_id
-            WHERE r.account_id = \(accountID) AND r.seq > \(after)
-              AND (r.expires_at IS NULL OR r.expires_at > now())
-            ORDER BY r.seq
-            LIMIT \(Int64(limit))
-            """)
+        let rows = accountWide
+            ? try await query("""
+                SELECT * FROM (
+                    SELECT r.record_id, r.device_id, r.seq, r.version, r.tombstone, r.modified_at, r.sealed,
+                           CASE WHEN r.tombstone AND r.sealed IS NULL THEN d.revocation_at END AS revocation_at,
+                           CASE WHEN r.tombstone AND r.sealed IS NULL THEN d.revocation_signature END AS signature
+                    FROM records r
+                    LEFT JOIN devices d ON d.account_id = r.account_id AND d.device_id = r.device_id
+                    WHERE r.account_id = \(accountID) AND r.seq > \(after)
+                      AND (r.expires_at IS NULL OR r.expires_at > now())
+                    UNION ALL
+                    SELECT a.record_id, 'account'::text, a.seq, a.version, false, a.modified_at, a.sealed,
+                           NULL::bigint, NULL::bytea
+                    FROM account_records a
+                    WHERE a.account_id = \(accountID) AND a.seq > \(after)
+                ) AS page
+                ORDER BY seq
+                LIMIT \(Int64(limit))
+                """)
+            : try await query("""
+                SELECT r.record_id, r.device_id, r.seq, r.version, r.tombstone, r.modified_at, r.sealed,
+                       CASE WHEN r.tombstone AND r.sealed IS NULL THEN d.revocation_at END,
+                       CASE WHEN r.tombstone AND r.sealed IS NULL THEN d.revocation_signature END
+                FROM records r
+                LEFT JOIN devices d ON d.account_id = r.account_id AND d.device_id = r.device_id
+                WHERE r.account_id = \(accountID) AND r.seq > \(after)
+                  AND (r.expires_at IS NULL OR r.expires_at > now())
+                ORDER BY r.seq
+                LIMIT \(Int64(limit))
+                """)
         var records: [ChangedRecord] = []
         for try await row in rows.decode(
             (String, String, Int64, Int64, Bool, Date, ByteBuffer?, Int64?, ByteBuffer?).self)

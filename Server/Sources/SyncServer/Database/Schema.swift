@@ -152,6 +152,27 @@ enum Schema {
             ADD COLUMN revocation_signature bytea NULL
         """
 
+    /// Account-wide records (protocol version 3: saved groups, docs/sync-protocol.md): any device of
+    /// the account writes them, none owns them, so they are kept apart from `records` (whose rows a
+    /// device's revocation or sweep deletes). They take their sequence numbers from the account's
+    /// counter, as records do, and are never tombstoned: a delete is a write of their content.
+    static let createAccountRecords = """
+        CREATE TABLE account_records (
+            account_id text NOT NULL REFERENCES accounts (account_id),
+            record_id text NOT NULL,
+            seq bigint NOT NULL,
+            version bigint NOT NULL,
+            sealed bytea NOT NULL,
+            size integer NOT NULL,
+            writer_device_id text NOT NULL,
+            modified_at timestamptz NOT NULL,
+            PRIMARY KEY (account_id, record_id)
+        )
+        """
+
+    static let createAccountRecordsSeqIndex =
+        "CREATE UNIQUE INDEX account_records_account_seq ON account_records (account_id, seq)"
+
     /// Every migration, in order.
     static let migrations: [Migration] = [
         Migration(version: 1, name: "initial", statements: [
@@ -164,6 +185,9 @@ enum Schema {
         Migration(version: 3, name: "revocation_statements", statements: [addRevocationStatement]),
         Migration(version: 4, name: "server_identity_account_generation", statements: [
             createServerMeta, insertServerID, addAccountGeneration,
+        ]),
+        Migration(version: 5, name: "account_records", statements: [
+            createAccountRecords, createAccountRecordsSeqIndex,
         ]),
     ]
 }

@@ -80,8 +80,11 @@ struct APIClient: Sendable {
                        headers: ["Authorization": "Bearer \(token)", "Idempotency-Key": key])
     }
 
-    func changes(token: String, after: Int64? = nil, limit: Int? = nil, wait: Int? = nil) async throws -> HTTPAnswer {
+    func changes(
+        token: String, after: Int64? = nil, limit: Int? = nil, wait: Int? = nil, protocolVersion: Int? = nil
+    ) async throws -> HTTPAnswer {
         var items: [String] = []
+        if let protocolVersion { items.append("protocol=\(protocolVersion)") }
         if let after { items.append("after=\(after)") }
         if let limit { items.append("limit=\(limit)") }
         if let wait { items.append("wait=\(wait)") }

@@ -3,9 +3,10 @@ import Hummingbird
 import ServiceLifecycle
 
 extension SyncAPI {
-    /// `GET /v1/changes?after=N&limit=L&wait=S`: the account's records with a
+    /// `GET /v1/changes?after=N&limit=L&wait=S&protocol=P`: the account's records with a
     /// sequence number above `N`, holding the request up to `S` seconds when
-    /// there are none.
+    /// there are none. Account-wide records go only to a reader of protocol 3 or later
+    /// (`P`, 2 when absent): an older one would take them for a foreign device's.
     func changes(_ request: Request, context: some RequestContext) async throws -> Response {
         let caller = try await authenticate(request)
         let parameters = request.uri.queryParameters
@@ -13,12 +14,14 @@ extension SyncAPI {
         let limit = min(
             try Self.integer(parameters["limit"], name: "limit", default: Int64(Limits.maxChangesLimit), min: 1),
             Int64(Limits.maxChangesLimit))
+        let accountWide = try Self.integer(parameters["protocol"], name: "protocol", default: 2, min: 1) >= 3
         let wait = min(try Self.integer(parameters["wait"], name: "wait", default: 0, min: 0), Int64(limits.maxWaitSeconds))
         let deadline = ContinuousClock.now + .seconds(wait)
 
         while true {
             let generation = await notifier.generation(of: caller.accountID)
-            let page = try await readPage(accountID: caller.accountID, after: after, limit: Int(limit))
+            let page = try await readPage(
+                accountID: caller.accountID, after: after, limit: Int(limit), accountWide: accountWide)
             if !page.records.isEmpty || ContinuousClock.now >= deadline {
                 return JSONResponse.make(body: response(for: page.records, after: after, limit: Int(limit), counter: page.counter))
             }
@@ -28,7 +31,9 @@ extension SyncAPI {
         }
     }
 
-    private func readPage(accountID: String, after: Int64, limit: Int) async throws -> (counter: Int64, records: [ChangedRecord]) {
+    private func readPage(
+        accountID: String, after: Int64, limit: Int, accountWide: Bool
+    ) async throws -> (counter: Int64, records: [ChangedRecord]) {
         try await database.transaction("changes") { tx in
             // Three statements, each with its own snapshot (READ COMMITTED), in this order:
             // - the counter before the records: a last page's cursor is this counter, so it
@@ -41,7 +46,7 @@ extension SyncAPI {
                 throw APIError.unauthorized("unknown account")
             }
             guard after <= counter else { throw APIError.badRequest("cursor \(after) is from the future") }
-            let records = try await tx.changes(accountID: accountID, after: after, limit: limit + 1)
+            let records = try await tx.changes(accountID: accountID, after: after, limit: limit + 1, accountWide: accountWide)
             guard let (_, prunedSeq) = try await tx.cursorBounds(accountID: accountID) else {
                 throw APIError.unauthorized("unknown account")
             }

@@ -45,10 +45,28 @@ extension SyncAPI {
             return (stored, false)
         }
         // Checked in batch order, so a record id sent twice must grow within the batch too.
-        var heads = try await tx.recordHeads(accountID: account, recordIDs: writes.map(\.recordID))
+        let ids = writes.map(\.recordID)
+        var heads = try await tx.recordHeads(accountID: account, recordIDs: ids)
+        var shared = try await tx.accountRecordVersions(accountID: account, recordIDs: ids)
         var addedRecords: Int64 = 0
         var addedBytes: Int64 = 0
+        var addedShared: Int64 = 0
         for write in writes {
+            if write.accountWide {
+                // Any device of the account may write it; none may take its id for a record of its own.
+                guard heads[write.recordID] == nil else {
+                    throw APIError.forbidden("record \(write.recordID) belongs to a device")
+                }
+                if let version = shared[write.recordID], write.version <= version {
+                    throw APIError.conflict("record \(write.recordID) version \(write.version) is not newer than \(version)")
+                }
+                if shared[write.recordID] == nil { addedShared += 1 }
+                shared[write.recordID] = write.version
+                continue
+            }
+            guard shared[write.recordID] == nil else {
+                throw APIError.forbidden("record \(write.recordID) is account-wide")
+            }
             let size = Int64(write.countedSize)
             if let head = heads[write.recordID] {
                 guard head.deviceID == caller.deviceID else {
@@ -73,10 +91,21 @@ extension SyncAPI {
             throw APIError.quota(
                 "quota_bytes", "the account would hold more than \(limits.maxAccountBytes) bytes")
         }
+        if addedShared > 0,
+           try await tx.accountRecordCount(accountID: account) + addedShared > Int64(limits.maxAccountSavedGroupRecords)
+        {
+            throw APIError.quota(
+                "quota_saved_group_records",
+                "the account would hold more than \(limits.maxAccountSavedGroupRecords) saved-group records")
+        }
         var seq = counter
         for write in writes {
             seq += 1
-            try await tx.upsertRecord(accountID: account, deviceID: caller.deviceID, seq: seq, record: write)
+            if write.accountWide {
+                try await tx.upsertAccountRecord(accountID: account, writer: caller.deviceID, seq: seq, record: write)
+            } else {
+                try await tx.upsertRecord(accountID: account, deviceID: caller.deviceID, seq: seq, record: write)
+            }
         }
         if seq != counter {
             try await tx.setCounter(accountID: account, to: seq)

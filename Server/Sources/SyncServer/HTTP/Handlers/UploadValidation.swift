@@ -14,6 +14,16 @@ extension SyncAPI {
             guard Hex.isID32(record.id) else { throw APIError.badRequest("record id must be 32 lowercase hex digits") }
             guard record.version >= 1 else { throw APIError.badRequest("version must be at least 1") }
             let tombstone = record.tombstone ?? false
+            let accountWide: Bool
+            switch record.scope {
+            case nil, "device": accountWide = false
+            case "account": accountWide = true
+            default: throw APIError.badRequest("scope must be \"device\" or \"account\"")
+            }
+            // An account-wide record is never deleted: its delete is a write of its content.
+            if accountWide, tombstone || record.sealed == nil || record.expiresAt != nil {
+                throw APIError.badRequest("account-wide record \(record.id) must be sealed, with no tombstone or expires_at")
+            }
             var sealed: [UInt8]?
             // A tombstone may be sealed (version 2: the deletion is authenticated) or not (version 1).
             if let text = record.sealed {
@@ -35,7 +45,7 @@ extension SyncAPI {
             }
             writes.append(RecordWrite(
                 recordID: record.id, version: record.version, tombstone: tombstone,
-                expiresAt: expiresAt, sealed: sealed))
+                expiresAt: expiresAt, sealed: sealed, accountWide: accountWide))
         }
         guard totalBytes <= limits.maxBatchBytes else {
             throw APIError.tooLarge("batch is over \(limits.maxBatchBytes) bytes")

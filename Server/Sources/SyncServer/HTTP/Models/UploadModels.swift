@@ -10,9 +10,12 @@ struct UploadRecord: Decodable {
     var tombstone: Bool?
     var expiresAt: Int64?
     var sealed: String?
+    /// `"account"` for an account-wide record (protocol version 3); absent or `"device"` for the
+    /// caller's own.
+    var scope: String?
 
     enum CodingKeys: String, CodingKey {
-        case id, version, tombstone, expiresAt = "expires_at", sealed
+        case id, version, tombstone, expiresAt = "expires_at", sealed, scope
     }
 }
 
