@@ -60,6 +60,27 @@ enum SyncRows {
             SELECT 'closed', t.id, \(now) FROM tabs AS t LEFT JOIN browsers AS b ON b.id = t.browser_id
             WHERE t.closed_entry_id IS NOT NULL OR b.closed_entry_id IS NOT NULL \(mark);
             """)
+        // Saved groups (migration 0012): each is compared with its base at the next upload.
+        if try db.tableExists("sync_saved_group_marks") {
+            try db.execute(sql: """
+                INSERT INTO sync_saved_group_marks (group_id, marked_ms)
+                SELECT group_id, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) FROM saved_groups WHERE true
+                ON CONFLICT (group_id) DO UPDATE SET marked_ms = excluded.marked_ms
+                """)
+        }
+    }
+
+    /// Runs `body`, then deletes the outbox marks of `keys` (kind, local id) that it made; a mark
+    /// there before stays. For rows a saved group holds: they publish no record of this device.
+    static func withoutNewMarks(_ db: Database, of keys: [(String, String)], _ body: () throws -> Void) throws {
+        guard try db.tableExists("sync_outbox") else { return try body() }
+        let statement = try db.cachedStatement(sql: "SELECT 1 FROM sync_outbox WHERE kind = ? AND local_id = ?")
+        let before = Set(try keys.filter { try Int.fetchOne(statement, arguments: [$0.0, $0.1]) != nil }.map { "\($0.0) \($0.1)" })
+        try body()
+        let delete = try db.cachedStatement(sql: "DELETE FROM sync_outbox WHERE kind = ? AND local_id = ?")
+        for key in keys where !before.contains("\(key.0) \(key.1)") {
+            try delete.execute(arguments: [key.0, key.1])
+        }
     }
 
     /// Marks the device record, so the next upload sends it again.

@@ -54,6 +54,15 @@ public final class SyncStorage: Sendable {
                 try db.execute(sql: "UPDATE sync_state SET next_version = 1, cursor = 0, last_sync_at = NULL WHERE id = 1")
                 try SyncRows.forgetRemote(db)
                 try SyncRows.forgetFloors(db)
+                // Another account's saved groups (their records and clock) are not this one's: every
+                // saved group here is new to it.
+                if try db.tableExists("sync_saved_group_records") {
+                    try db.execute(sql: """
+                        DELETE FROM sync_saved_group_records;
+                        DELETE FROM sync_saved_group_bases;
+                        UPDATE sync_saved_group_clock SET ms = 0, counter = 0;
+                        """)
+                }
             }
             try SyncRows.markEverything(db)
         }
@@ -360,9 +369,17 @@ extension SyncStorage {
     /// record acknowledged and another marked leave the count as it was, and the
     /// second still needs sending). Other processes' commits are noticed too.
     package func observePendingCount(onChange: @escaping @Sendable (Result<Int, any Error>) -> Void) -> any StoreObservation {
-        SnapshotObserver(
-            database: database, tables: ["sync_outbox"],
-            fetch: { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_outbox") ?? 0 },
+        // Saved groups' marks and unacknowledged records (migration 0012) wake an upload too.
+        let savedGroups = (try? database.read { db in try db.tableExists("sync_saved_group_marks") }) ?? false
+        return SnapshotObserver(
+            database: database,
+            tables: savedGroups ? ["sync_outbox", "sync_saved_group_marks", "sync_saved_group_records"] : ["sync_outbox"],
+            fetch: { db in
+                try Int.fetchOne(db, sql: savedGroups ? """
+                    SELECT (SELECT count(*) FROM sync_outbox) + (SELECT count(*) FROM sync_saved_group_marks)
+                         + (SELECT count(*) FROM sync_saved_group_records WHERE dirty = 1)
+                    """ : "SELECT count(*) FROM sync_outbox") ?? 0
+            },
             isSame: { _, _ in false }, onChange: onChange)
     }
 }

@@ -63,14 +63,14 @@ public actor SyncClient {
         public init() {}
     }
 
-    private let storage: SyncStorage
+    let storage: SyncStorage
     private let keyStore: any SyncKeyStore
-    private var credentials: SyncCredentials
+    var credentials: SyncCredentials
     private let sealer: RecordSealer
     private let commandSealer: CommandSealer
     private let applier: IncomingCommandApplier?
-    private let server: SyncServerConnection
-    private let configuration: Configuration
+    let server: SyncServerConnection
+    let configuration: Configuration
     /// The last status.
     public private(set) var status = SyncStatus()
     /// The server's URL this client syncs with.
@@ -88,7 +88,9 @@ public actor SyncClient {
     /// Whether this client checked the server's id and the account's generation.
     private var prepared = false
     /// This device's clock.
-    private let clock: @Sendable () -> Date
+    let clock: @Sendable () -> Date
+    /// Whether the server keeps account-wide records (protocol version 3): saved groups sync only then.
+    var savedGroupsSupported = false
     /// The server's `sweep_device_days` (from `/v1/info`, read by ``prepare()``; 180 when it does not
     /// say), never below ``shortestSweepDays``: a server that says 0 would make any deletion look like a sweep.
     private var sweepDays = 180
@@ -156,6 +158,7 @@ public actor SyncClient {
         let url = serverURL.absoluteString
         let info = try await server.info()
         sweepDays = max(Self.shortestSweepDays, info.sweepDeviceDays ?? 180)
+        savedGroupsSupported = info.version >= 3
         let state = try storage.state()
         var kept = (try keyStore.load()) ?? credentials
         let sameServer: Bool
@@ -430,11 +433,11 @@ public actor SyncClient {
         while rounds < 10_000 {
             rounds += 1
             let pending = try storage.pending(limit: configuration.batchRecords)
-            guard !pending.isEmpty else { return }
+            guard !pending.isEmpty else { break }
             // A round of less than a batch took everything pending when it began.
             if !drain, rounds > 1, report.uploaded > 0, pending.count < configuration.batchRecords,
                lastRoundWasPartial
-            { return }
+            { break }
             lastRoundWasPartial = pending.count < configuration.batchRecords
             let first = try reserveVersions(pending.count)
             let deviceID = credentials.device.deviceID
@@ -476,6 +479,8 @@ public actor SyncClient {
                 report.uploaded += batch.count
             }
         }
+        // Saved groups' records (account-wide), after this device's own.
+        try await uploadSavedGroups(into: &report)
     }
 
     /// After the rows were replaced (a restored snapshot, an import that replaced
@@ -728,7 +733,7 @@ public actor SyncClient {
     /// changed since (`410`), forgets the other devices' records and fetches
     /// everything again. A cursor past the server's counter is a server restored
     /// from an older backup: ``SyncError/accountRestored(serverURL:serverCounter:cursor:)``.
-    private func fetchFromCursor(into report: inout SyncReport) async throws {
+    func fetchFromCursor(into report: inout SyncReport) async throws {
         do {
             try await fetch(wait: 0, into: &report)
         } catch SyncError.cursorExpired {
@@ -752,11 +757,13 @@ public actor SyncClient {
         var waiting = wait
         let own = credentials.device.deviceID
         while true {
-            let changes = try await server.changes(after: cursor, wait: waiting)
+            let changes = try await server.changes(after: cursor, wait: waiting, accountWide: savedGroupsSupported)
             waiting = 0
             var received: [SyncReceivedRecord] = []
             for change in changes.records where change.deviceID == own { ownRecord(change) }
-            for change in changes.records where change.deviceID != own {
+            // Account-wide records (saved groups) merge before the cursor moves past them.
+            try await mergeSavedGroups(from: changes.records, into: &report)
+            for change in changes.records where change.deviceID != own && change.deviceID != SavedGroupSealer.accountDevice {
                 let modified = Date(timeIntervalSince1970: Double(change.modifiedAt))
                 guard let text = change.sealed else {
                     guard change.tombstone else {

@@ -43,8 +43,13 @@ public struct AccountKeys: Sendable {
     /// HMAC-SHA256(kind, device id, local id). The device is part of it: two devices
     /// holding the same tab (a session imported on both) publish two records.
     package func recordID(kind: SyncRecordKind, deviceID: String, localID: String) -> String {
+        recordID(kindName: kind.rawValue, deviceID: deviceID, localID: localID)
+    }
+
+    /// The record id of a record of kind `kindName`: an account-wide record's `deviceID` is `account`.
+    package func recordID(kindName: String, deviceID: String, localID: String) -> String {
         let code = HMAC<SHA256>.authenticationCode(
-            for: Data("\(kind.rawValue)\n\(deviceID)\n\(localID)".utf8), using: recordIDKey)
+            for: Data("\(kindName)\n\(deviceID)\n\(localID)".utf8), using: recordIDKey)
         return Data(code).prefix(16).hexText
     }
 

@@ -10,9 +10,10 @@ package struct HybridLogicalClock: Sendable {
     /// The last reading given or seen.
     package private(set) var last: HybridTimestamp?
 
-    /// A clock for `device`, which has read nothing yet.
-    package init(device: String) {
+    /// A clock for `device`, which has read nothing yet, or whose last reading was `last`.
+    package init(device: String, last: HybridTimestamp? = nil) {
         self.device = device
+        self.last = last
     }
 
     /// The reading of a local event at wall time `wall` (milliseconds, server-corrected).

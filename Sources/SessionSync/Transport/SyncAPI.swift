@@ -77,9 +77,11 @@ enum SyncAPI {
         var tombstone: Bool
         var expiresAt: Int64?
         var sealed: String?
+        /// `account` for an account-wide record (protocol version 3); absent for this device's own.
+        var scope: String? = nil
 
         enum CodingKeys: String, CodingKey {
-            case id, version, tombstone, sealed
+            case id, version, tombstone, sealed, scope
             case expiresAt = "expires_at"
         }
     }

@@ -163,9 +163,11 @@ actor SyncServerConnection {
         return cursor.cursor
     }
 
-    /// Records after `cursor`, waiting up to `wait` seconds for one.
-    func changes(after cursor: Int64, wait: Int) async throws -> SyncAPI.Changes {
+    /// Records after `cursor`, waiting up to `wait` seconds for one; with `accountWide`, the
+    /// account-wide ones too (protocol version 3).
+    func changes(after cursor: Int64, wait: Int, accountWide: Bool = false) async throws -> SyncAPI.Changes {
         var query = [URLQueryItem(name: "after", value: String(cursor))]
+        if accountWide { query.append(URLQueryItem(name: "protocol", value: "3")) }
         if wait > 0 { query.append(URLQueryItem(name: "wait", value: String(wait))) }
         let response = try await authorized(SyncHTTPRequest(
             method: "GET", url: url("v1/changes", query: query), timeout: TimeInterval(wait + 30)))

@@ -12,6 +12,7 @@ final class SyncDevice: @unchecked Sendable {
     let browsers: SQLiteBrowserRepository
     let tabs: SQLiteWebStateListRepository
     let histories: SQLiteNavigationHistoryRepository
+    let savedGroups: SQLiteSavedTabGroupRepository
     let keys: SyncKeyFile
     let credentials: SyncCredentials
     let client: SyncClient
@@ -31,6 +32,7 @@ final class SyncDevice: @unchecked Sendable {
         browsers = SQLiteBrowserRepository(database: database)
         tabs = SQLiteWebStateListRepository(database: database)
         histories = SQLiteNavigationHistoryRepository(database: database)
+        savedGroups = SQLiteSavedTabGroupRepository(database: database)
         keys = SyncKeyFile(besideStoreAt: directory.appendingPathComponent("store.sqlite").path)
         credentials = try SyncPairing.pair(storage: sync, keyStore: keys, seed: seed, deviceName: name)
         self.skew = skew

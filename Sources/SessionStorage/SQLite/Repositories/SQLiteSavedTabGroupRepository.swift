@@ -116,9 +116,12 @@ public final class SQLiteSavedTabGroupRepository: SavedTabGroupRepository {
     private func updating(_ group: TabGroupID, visualData: TabGroupVisualData) -> @Sendable (Database) throws -> Void {
         { [cache] db in
             let holder = try Self.holder(db, of: group)
-            try db.execute(
-                sql: "UPDATE tab_groups SET title = ?, color = ?, is_collapsed = ? WHERE id = ?",
-                arguments: [visualData.title, visualData.color.rawValue, visualData.isCollapsed, group.uuidString])
+            // A saved group publishes no group record of this device: its rename marks none.
+            try SyncRows.withoutNewMarks(db, of: [("group", group.uuidString)]) {
+                try db.execute(
+                    sql: "UPDATE tab_groups SET title = ?, color = ?, is_collapsed = ? WHERE id = ?",
+                    arguments: [visualData.title, visualData.color.rawValue, visualData.isCollapsed, group.uuidString])
+            }
             try Self.changed(db, holder: holder, cache: cache)
         }
     }
@@ -181,7 +184,7 @@ public final class SQLiteSavedTabGroupRepository: SavedTabGroupRepository {
     }
 
     /// The browser that holds saved group `group`.
-    private static func holder(_ db: Database, of group: TabGroupID) throws -> BrowserID {
+    static func holder(_ db: Database, of group: TabGroupID) throws -> BrowserID {
         guard try db.tableExists("saved_groups"),
               let text = try String.fetchOne(
                 db, sql: "SELECT browser_id FROM saved_groups WHERE group_id = ?", arguments: [group.uuidString]),
@@ -204,7 +207,7 @@ public final class SQLiteSavedTabGroupRepository: SavedTabGroupRepository {
             .compactMap(BrowserID.init(uuidString:)).compactMap { try reading(db, holder: $0) }
     }
 
-    private static func reading(_ db: Database, holder: BrowserID) throws -> SavedTabGroup? {
+    static func reading(_ db: Database, holder: BrowserID) throws -> SavedTabGroup? {
         guard let row = try Row.fetchOne(db, sql: """
             SELECT s.group_id, s.source_browser_id, s.saved_at, g.title, g.color, g.is_collapsed
             FROM saved_groups AS s JOIN tab_groups AS g ON g.id = s.group_id WHERE s.browser_id = ?

@@ -1,0 +1,79 @@
+import Foundation
+import SessionStorage
+
+/// Saved groups: account-wide records that any device writes (docs/sync-protocol.md, "Saved
+/// groups"), against a protocol version 3 server only.
+extension SyncClient {
+    /// How many times an upload of saved-group records is tried again after another device's
+    /// newer version got there first (`409`): each time, the newer one is fetched and merged in.
+    static let savedGroupConflictRetries = 5
+
+    /// Merges this device's edits into its saved-group records, then uploads the records that hold
+    /// writes the server has not acknowledged, each as the next version of what the server holds.
+    func uploadSavedGroups(into report: inout SyncReport) async throws {
+        guard savedGroupsSupported else { return }
+        let sealer = SavedGroupSealer(account: credentials.account)
+        for _ in 0...Self.savedGroupConflictRetries {
+            try await mergeSavedGroups([])
+            var conflict = false
+            for _ in 0..<1_000 {
+                let dirty = try storage.dirtySavedGroupRecords(limit: configuration.batchRecords)
+                guard !dirty.isEmpty else { return }
+                let uploads = try dirty.map { record in
+                    let version = record.version + 1
+                    let sealed = try sealer.seal(
+                        Data(record.payload.utf8), recordID: record.recordID, kind: record.kind, version: version)
+                    return SyncAPI.UploadRecord(
+                        id: record.recordID, version: version, tombstone: false, expiresAt: nil,
+                        sealed: sealed.base64EncodedString(), scope: SavedGroupSealer.accountDevice)
+                }
+                do {
+                    _ = try await server.upload(uploads, idempotencyKey: UUID().uuidString.lowercased())
+                } catch SyncError.server(let status, _, _) where status == 409 {
+                    conflict = true
+                    break
+                }
+                try storage.acknowledgeSavedGroupRecords(
+                    zip(dirty, uploads).map { (recordID: $0.recordID, version: $1.version, payload: $0.payload) })
+                report.uploaded += uploads.count
+                report.uploadedBytes += uploads.reduce(0) { $0 + (Data(base64Encoded: $1.sealed ?? "")?.count ?? 0) }
+            }
+            guard conflict else { return }
+            // Another device wrote a newer version: fetch it, merge, and upload the merge.
+            try await fetchFromCursor(into: &report)
+        }
+        throw SyncError.server(
+            status: 409, code: "conflict",
+            message: "saved groups: other devices kept writing newer versions; the next sync tries again")
+    }
+
+    /// Opens the account-wide records among `changes` and merges them in; one that opens under
+    /// neither kind is reported as rejected.
+    func mergeSavedGroups(from changes: [SyncAPI.ChangedRecord], into report: inout SyncReport) async throws {
+        let sealer = SavedGroupSealer(account: credentials.account)
+        var incoming: [SavedGroupMerger.Incoming] = []
+        for change in changes where change.deviceID == SavedGroupSealer.accountDevice {
+            guard let text = change.sealed, let sealed = Data(base64Encoded: text),
+                  let record = sealer.open(sealed, recordID: change.id, version: change.version)
+            else {
+                report.rejected.append(change.id)
+                continue
+            }
+            incoming.append(.init(recordID: change.id, version: change.version, record: record))
+        }
+        guard !incoming.isEmpty else { return }
+        try await mergeSavedGroups(incoming)
+        report.applied += incoming.count
+    }
+
+    /// One run of ``SavedGroupMerger`` over the store, at the server's time.
+    func mergeSavedGroups(_ incoming: [SavedGroupMerger.Incoming]) async throws {
+        let offset = Int64((await server.clockOffset * 1000).rounded())
+        let wall = Int64((clock().timeIntervalSince1970 * 1000).rounded()) + offset
+        let merger = SavedGroupMerger(
+            sealer: SavedGroupSealer(account: credentials.account), device: credentials.device.deviceID)
+        _ = try storage.withSavedGroups { rows in
+            try merger.run(rows, incoming: incoming, wall: wall, offset: offset)
+        }
+    }
+}
