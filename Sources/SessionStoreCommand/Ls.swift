@@ -98,23 +98,29 @@ extension SessionStore {
         private func listSavedGroups() throws {
             let groups = try options.reading { try SQLiteSavedTabGroupRepository(database: $0).savedGroups() }
             if json { return try JSONOutput.print(SavedGroupsReport(groups)) }
-            var lines = ["\(groups.count) saved group\(groups.count == 1 ? "" : "s")"]
-            for group in groups {
-                let title = group.visualData.title.isEmpty ? "untitled" : group.visualData.title
-                lines.append("group \(group.id.uuidString.prefix(8))  [\(title) \(group.visualData.color.rawValue)]  "
-                    + "saved \(SessionReport.time(group.savedAt))  (\(group.tabs.count) tab\(group.tabs.count == 1 ? "" : "s"))")
-                for tab in group.tabs {
-                    let page = tab.url.map { tab.title.isEmpty ? $0 : "\(tab.title) — \($0)" } ?? "(no history)"
-                    lines.append("  \(tab.id.uuidString.prefix(8))  \(page)")
-                }
-            }
+            let lines = SavedGroupsReport.lines(groups)
             try StandardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
         }
     }
 }
 
-/// What `ls --saved-groups --json` prints.
+/// What `ls --saved-groups --json` (and `saved-groups list --json`) prints.
 struct SavedGroupsReport: Encodable {
+    /// The text listing: each group, with its tabs.
+    static func lines(_ groups: [SavedTabGroup]) -> [String] {
+        var lines = ["\(groups.count) saved group\(groups.count == 1 ? "" : "s")"]
+        for group in groups {
+            let title = group.visualData.title.isEmpty ? "untitled" : group.visualData.title
+            lines.append("group \(group.id.uuidString.prefix(8))  [\(title) \(group.visualData.color.rawValue)]  "
+                + "saved \(SessionReport.time(group.savedAt))  (\(group.tabs.count) tab\(group.tabs.count == 1 ? "" : "s"))")
+            for tab in group.tabs {
+                let page = tab.url.map { tab.title.isEmpty ? $0 : "\(tab.title) — \($0)" } ?? "(no history)"
+                lines.append("  \(tab.id.uuidString.prefix(8))  \(page)")
+            }
+        }
+        return lines
+    }
+
     struct Group: Encodable {
         var id: String
         var title: String

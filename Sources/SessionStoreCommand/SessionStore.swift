@@ -31,7 +31,7 @@ public struct SessionStore: ParsableCommand {
             Migrate.self, Status.self, Check.self, Ls.self, Show.self, Closed.self, Restore.self, Prune.self, Clear.self,
             Search.self, Export.self, Import.self, Demo.self, Watch.self, Snapshots.self, Snapshot.self, RestoreSnapshot.self, Recover.self,
             Pair.self, Sync.self, Devices.self, Remote.self, Send.self, CloseRemote.self, Revoke.self, DeleteAccount.self,
-            Host.self, InstallHost.self, UninstallHost.self, Open.self,
+            Host.self, InstallHost.self, UninstallHost.self, Open.self, SavedGroups.self,
         ]
     )
 

@@ -41,7 +41,7 @@ import Testing
         try TemporaryDirectory.with { dir in
             let migrate = try binary.run(["migrate"], in: dir.path)
             #expect(migrate == .init(status: 0, stdout: """
-                sessionstore.sqlite: created; applied 11 migration(s):
+                sessionstore.sqlite: created; applied 12 migration(s):
                   0001_create_session_schema
                   0002_tab_search
                   0003_tab_pages
@@ -53,6 +53,7 @@ import Testing
                   0009_tab_archive
                   0010_saved_tab_groups
                   0011_sync_archived_tabs
+                  0012_sync_saved_groups
 
                 """, stderr: ""))
             let again = try binary.run(["migrate"], in: dir.path)
@@ -61,7 +62,7 @@ import Testing
             #expect(check == .init(status: 0, stdout: "sessionstore.sqlite: ok\n", stderr: ""))
             let status = try binary.run(["status"], in: dir.path)
             #expect(status.status == 0)
-            #expect(status.stdout.contains("schema version:  0011_sync_archived_tabs\n"))
+            #expect(status.stdout.contains("schema version:  0012_sync_saved_groups\n"))
             #expect(status.stdout.contains("application id:  1397052243\n"))
             #expect(status.stdout.contains("pending:         none\n"))
         }
@@ -73,7 +74,7 @@ import Testing
             let result = try binary.run(["status", "--json", "--db", "s.sqlite"], in: dir.path)
             #expect(result.status == 0)
             let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-            #expect(object?["schema_version"] as? String == "0011_sync_archived_tabs")
+            #expect(object?["schema_version"] as? String == "0012_sync_saved_groups")
             #expect(object?["journal_mode"] as? String == "wal")
             #expect((object?["counts"] as? [String: Int])?["tabs"] == 0)
         }
@@ -96,7 +97,7 @@ import Testing
         try TemporaryDirectory.with { dir in
             let result = try binary.run(["migrate", "--dry-run"], in: dir.path)
             #expect(result == .init(status: 0, stdout: """
-                sessionstore.sqlite: would be created; 11 migration(s) pending:
+                sessionstore.sqlite: would be created; 12 migration(s) pending:
                   0001_create_session_schema
                   0002_tab_search
                   0003_tab_pages
@@ -108,6 +109,7 @@ import Testing
                   0009_tab_archive
                   0010_saved_tab_groups
                   0011_sync_archived_tabs
+                  0012_sync_saved_groups
 
                 """, stderr: ""))
             #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)

@@ -163,7 +163,7 @@ import Testing
 /// ``latestWrites()`` computes, without the merge, what every field should end as.
 struct ConvergenceSimulation {
     private var generator: SplitMix64
-    private var clocks = ["a", "b", "c"].map(HybridLogicalClock.init(device:))
+    private var clocks = ["a", "b", "c"].map { HybridLogicalClock(device: $0) }
     private var devices: [SavedGroupsState]
     private var log: [Write] = []
     private var wall: Int64 = 1_790_000_000_000

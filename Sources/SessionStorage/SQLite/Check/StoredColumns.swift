@@ -221,6 +221,29 @@ struct StoredTable {
                 Column("is_archived", .integer(0...1)),
                 Column("split_id", text, optional: true),
             ], key: "record_id"),
+            // Migration 0012: saved groups synced across the account's devices.
+            StoredTable(name: "sync_saved_group_records", columns: [
+                Column("record_id", recordID),
+                Column("kind", text),
+                Column("local_id", text),
+                Column("group_id", text),
+                Column("version", integer),
+                Column("payload", text),
+                Column("dirty", .integer(0...1)),
+            ], key: "record_id"),
+            StoredTable(name: "sync_saved_group_bases", columns: [
+                Column("group_id", text),
+                Column("snapshot", text),
+            ], key: "group_id"),
+            StoredTable(name: "sync_saved_group_marks", columns: [
+                Column("group_id", text),
+                Column("marked_ms", integer),
+            ], key: "group_id"),
+            StoredTable(name: "sync_saved_group_clock", columns: [
+                Column("id", .integer(1...1)),
+                Column("ms", integer),
+                Column("counter", integer),
+            ]),
             StoredTable(name: "sync_remote_groups", columns: [
                 Column("record_id", recordID),
                 Column("device_id", text),
