@@ -49,6 +49,11 @@ struct SyncBench: AsyncParsableCommand {
     @Option(help: .hidden)
     var server: String?
 
+    @Option(
+        name: .customLong("saved-groups"),
+        help: "Saved-group sets whose rename is measured, as GROUPSxTABS per group, comma-separated.")
+    var savedGroups = "10x5,100x20,1000x20"
+
     mutating func run() async throws {
         if let crashChild, let server, let url = URL(string: server) {
             try await CrashSafety.child(path: crashChild, server: url)
@@ -188,7 +193,30 @@ struct SyncBench: AsyncParsableCommand {
         let crash = try await CrashSafety.run(kills: kills, tabs: 200, server: server, directory: directory, executable: executable)
         print("  \(crash.kills) killed, \(crash.failedChildren) ended otherwise; \(Figures.count(crash.committed)) changes committed locally; \(crash.tabs) open tabs: \(crash.lost) lost or stale on the server, \(crash.duplicated) duplicated")
 
+        // Saved groups (issue 39): one rename on the wire.
+        print("\nsaved groups: one rename on the laptop, received by the phone")
+        var renames: [SavedGroupRename.Figure] = []
+        for set in savedGroups.split(separator: ",") {
+            let parts = set.split(separator: "x").compactMap { Int($0) }
+            guard parts.count == 2, parts[0] >= 1, parts[1] >= 1 else { continue }
+            let figure = try await SavedGroupRename.measure(
+                groups: parts[0], tabsPerGroup: parts[1], server: server, directory: directory)
+            renames.append(figure)
+            print("  \(Figures.count(figure.groups)) groups of \(figure.tabsPerGroup) tabs: first upload \(Figures.count(figure.firstRecords)) records; "
+                + "the phone showed \(figure.complete ? "every group and tab" : "NOT every group and tab") in \(Figures.ms(figure.coldReceive)); "
+                + "rename: \(figure.renameRecords) record(s), upload \(Figures.bytes(Double(figure.renameUpload))) both ways "
+                + "(the whole sync \(Figures.bytes(Double(figure.renameSync)))), received in \(Figures.bytes(Double(figure.received)))"
+                + "\(figure.renamedThere ? "" : " (NOT shown there)"); the whole state as one upload: "
+                + "\(Figures.bytes(Double(figure.wholeState))), \(String(format: "%.0fx", Double(figure.wholeState) / Double(max(1, figure.renameUpload)))) the rename's upload")
+        }
+
         // Goals.
+        print("\nGoals (issue 39):")
+        print(Figures.goal(
+            !renames.isEmpty && renames.allSatisfy { $0.renameUpload <= 2048 && $0.renameRecords == 1 && $0.renamedThere && $0.complete },
+            "one rename of a saved group costs <= 2 KB on the wire, whatever the number of groups and tabs: "
+                + renames.map { "\(Figures.count($0.groups))x\($0.tabsPerGroup): \(Figures.bytes(Double($0.renameUpload))) (\($0.renameRecords) record)" }
+                    .joined(separator: "; ")))
         print("\nGoals (issue 36):")
         print(Figures.goal(
             p50 <= 0.25 && p99 <= 1 && lostChanges == 0 && latencies.count >= 1000 && propagationTabs >= 10_000,
