@@ -129,6 +129,14 @@ package struct SavedGroupRows {
             """, arguments: [group]).map(Self.record)
     }
 
+    /// Every record, in record id order.
+    package func allRecords() throws -> [StoredSavedGroupRecord] {
+        try Row.fetchAll(db, sql: """
+            SELECT record_id, kind, local_id, group_id, version, payload, dirty FROM sync_saved_group_records
+            ORDER BY record_id
+            """).map(Self.record)
+    }
+
     /// The record `recordID`, if known.
     package func record(_ recordID: String) throws -> StoredSavedGroupRecord? {
         try Row.fetchOne(db, sql: """
@@ -277,15 +285,26 @@ package struct SavedGroupRows {
         try SyncRows.withoutNewMarks(db, of: keys, body)
     }
 
-    /// Makes the tab's current page `url` and `title`: its history is kept when it already shows
-    /// them, and is one entry of them otherwise.
+    /// Makes the tab's current page `url` with `title`, as a navigation would: a new title of the
+    /// same page changes the current entry's; another page becomes a new current entry after it
+    /// (the entries ahead of it dropped), so the tab keeps its history.
     private func writePage(of tab: WebStateID, url: String, title: String) throws {
-        let stored = try NavigationHistoryRows.load(db, tab: tab)
-        if let current = stored.history.currentItem, (current.virtualURL ?? current.url) == url, current.title == title {
-            return
-        }
         guard !url.isEmpty else { return }
-        let history = try NavigationHistory(items: [NavigationItem(url: url, title: title)], currentIndex: 0)
+        let stored = try NavigationHistoryRows.load(db, tab: tab)
+        var items = stored.history.items
+        if let index = stored.history.currentIndex {
+            let current = items[index]
+            if (current.virtualURL ?? current.url) == url {
+                guard current.title != title else { return }
+                items[index].title = title
+            } else {
+                items = Array(items[...index]) + [NavigationItem(url: url, title: title)]
+            }
+        } else {
+            items = [NavigationItem(url: url, title: title)]
+        }
+        var history = try NavigationHistory(items: items, currentIndex: items.count - 1)
+        _ = try history.trim(toAtMost: database.configuration.maximumNavigationEntries)
         try NavigationHistoryRows.write(db, from: stored, to: history.withStoredPrecision())
         database.histories.forget(tab)
     }
