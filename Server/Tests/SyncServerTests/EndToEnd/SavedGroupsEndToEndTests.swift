@@ -113,3 +113,114 @@ struct SavedGroupsEndToEndTests {
         }
     }
 }
+
+/// Three devices edit saved groups through their repositories (save, rename, recolour, delete,
+/// reopen into a window, save again), syncing now and then through the real server, then all
+/// sync: every device shows the same saved groups. `SESSIONSTORE_TEST_E2E_SAVED_GROUP_SEEDS`
+/// sets how many seeds (3 by default), `..._EDITS` how many edits per device (25).
+@Suite("end to end: saved groups converge")
+struct SavedGroupsConvergenceTests {
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static func setting(_ name: String, _ fallback: Int) -> Int {
+        ProcessInfo.processInfo.environment[name].flatMap(Int.init) ?? fallback
+    }
+
+    /// The saved groups `device` shows, leaving out those whose id is open in one of its windows
+    /// (reopened there: the account's saved copy is not shown beside the open one); and those ids.
+    static func shown(_ device: SyncDevice) async throws -> (groups: [String], open: Set<String>) {
+        var open = Set<String>()
+        for browser in try await device.browsers.browsers() {
+            open.formUnion(try await device.tabs.webStateList(in: browser.id).groups.keys.map(\.uuidString))
+        }
+        let groups = try await device.savedGroups.savedGroups().filter { !open.contains($0.id.uuidString) }.map { group in
+            "\(group.id.uuidString.prefix(8)) \(group.visualData.title) \(group.visualData.color.rawValue): "
+                + group.tabs.map { "\($0.id.uuidString.prefix(8))=\($0.url ?? "-")" }.joined(separator: " ")
+        }.sorted()
+        return (groups, open)
+    }
+
+    @Test func threeDevices_randomEdits_convergeThroughTheServer() async throws {
+        let seeds = Self.setting("SESSIONSTORE_TEST_E2E_SAVED_GROUP_SEEDS", 3)
+        let edits = Self.setting("SESSIONSTORE_TEST_E2E_SAVED_GROUP_EDITS", 25)
+        try await TestServer.with { server in
+            for seed in 1...seeds {
+                var random = Generator(state: UInt64(seed))
+                let first = try SyncDevice(name: "A", server: server.process.baseURL)
+                let devices = [first] + (try ["B", "C"].map {
+                    try SyncDevice(name: $0, seed: first.credentials.seed, server: server.process.baseURL)
+                })
+                // Reopened groups, by device: the window they are open in.
+                var reopened: [[TabGroupID: BrowserID]] = [[:], [:], [:]]
+                var made = 0
+                for step in 0..<(edits * devices.count) {
+                    let index = step % devices.count
+                    let device = devices[index]
+                    let groups = try await device.savedGroups.savedGroups()
+                    let pick = groups.isEmpty ? nil : groups[Int.random(in: 0..<groups.count, using: &random)]
+                    switch Int.random(in: 0..<10, using: &random) {
+                    case 0, 1:
+                        made += 1
+                        let count = Int.random(in: 1...3, using: &random)
+                        _ = try SavedGroupsEndToEndTests.savedGroup(
+                            on: device, title: "G\(made)",
+                            pages: (0..<count).map { ("p\($0)", "https://s\(seed).example/\(made)/\($0)") }, grouped: count)
+                    case 2 where pick != nil, 3 where pick != nil:
+                        try await device.savedGroups.update(
+                            pick!.id, visualData: TabGroupVisualData(title: "R\(step)", color: pick!.visualData.color))
+                    case 4 where pick != nil:
+                        let colors = TabGroupColor.allCases
+                        try await device.savedGroups.update(pick!.id, visualData: TabGroupVisualData(
+                            title: pick!.visualData.title, color: colors[Int.random(in: 0..<colors.count, using: &random)]))
+                    case 5 where pick != nil:
+                        try await device.savedGroups.delete(pick!.id)
+                    case 6 where pick != nil:
+                        let window = try await device.browsers.createBrowser().id
+                        try await device.savedGroups.reopen(pick!.id, in: window)
+                        reopened[index][pick!.id] = window
+                    case 7 where !reopened[index].isEmpty:
+                        let (group, window) = reopened[index].first!
+                        reopened[index][group] = nil
+                        try await device.savedGroups.saveAndClose(group, in: window)
+                    default:
+                        break
+                    }
+                    if Int.random(in: 0..<3, using: &random) == 0 { try await device.client.sync() }
+                }
+                // Everyone syncs, in a shuffled order, twice round.
+                for _ in 0..<2 {
+                    for device in devices.shuffled(using: &random) { try await device.client.sync() }
+                }
+                let views = try await devices.asyncMap { try await Self.shown($0) }
+                // Each device's view, leaving out what any device has open.
+                let open = views.reduce(into: Set<String>()) { $0.formUnion($1.open) }
+                let filtered = views.map { view in
+                    view.groups.filter { line in !open.contains { $0.hasPrefix(String(line.prefix(8))) } }
+                }
+                #expect(filtered[0] == filtered[1] && filtered[1] == filtered[2], "seed \(seed): \(filtered)")
+                #expect(!filtered[0].isEmpty || made == 0, "seed \(seed): nothing left to compare")
+                for device in devices {
+                    #expect(try SessionStoreFile.check(atPath: device.path).isEmpty, "seed \(seed)")
+                }
+                print("saved groups E2E seed \(seed): \(filtered[0].count) groups agreed on, \(open.count) open in windows")
+            }
+        }
+    }
+}
+
+extension Array {
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var result: [T] = []
+        for element in self { result.append(try await transform(element)) }
+        return result
+    }
+}
