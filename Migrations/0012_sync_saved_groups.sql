@@ -1,8 +1,8 @@
 -- 0012_sync_saved_groups.sql
 -- compatibility: additive (new tables and triggers only: a binary that knows
 -- only 0001 to 0011 reads and writes the store; it neither uploads nor merges
--- saved groups, and what it changes in one is sent with the next change a
--- newer binary marks in that group)
+-- saved groups, and the triggers mark what it changes in one, which the next
+-- sync of a newer binary sends)
 --
 -- Saved groups synced across the account's devices (docs/sync-protocol.md,
 -- "Saved groups: account-wide records"). Any device may write them; each field
