@@ -167,7 +167,7 @@ package struct SavedGroupRows {
             sql: "UPDATE sync_saved_group_clock SET ms = ?, counter = ? WHERE id = 1", arguments: [milliseconds, counter])
     }
 
-    private static func record(_ row: Row) -> StoredSavedGroupRecord {
+    static func record(_ row: Row) -> StoredSavedGroupRecord {
         StoredSavedGroupRecord(
             recordID: row[0], kind: row[1], localID: row[2], groupID: row[3], version: row[4], payload: row[5],
             dirty: row[6])
@@ -328,11 +328,7 @@ extension SyncStorage {
             return try Row.fetchAll(db, sql: """
                 SELECT record_id, kind, local_id, group_id, version, payload, dirty FROM sync_saved_group_records
                 WHERE dirty = 1 ORDER BY record_id LIMIT ?
-                """, arguments: [limit]).map {
-                StoredSavedGroupRecord(
-                    recordID: $0[0], kind: $0[1], localID: $0[2], groupID: $0[3], version: $0[4], payload: $0[5],
-                    dirty: $0[6])
-            }
+                """, arguments: [limit]).map(SavedGroupRows.record)
         }
     }
 
