@@ -165,6 +165,35 @@ import Testing
         #expect(try laptop.shown() == ["Lisbon red: https://a.example/#2"])
     }
 
+    @Test func localMovesAndRemovals_writeOnlyTheTabsTheyChange_andTheOtherStoreFollows() throws {
+        let laptop = try Device("11111111-1111-4111-8111-111111111111")
+        let phone = try Device("22222222-2222-4222-8222-222222222222")
+        let urls = (0..<6).map { "https://\($0).example/" }
+        let (group, _) = try laptop.saveGroup("Six", urls: urls)
+        try laptop.merge(wall: 1_800_000_000_000)
+        try phone.merge(laptop.records(), wall: 1_800_000_000_000)
+        try laptop.sync.acknowledgeSavedGroupRecords(
+            try laptop.sync.dirtySavedGroupRecords(limit: 10).map { ($0.recordID, 1, $0.payload) })
+
+        // The last tab moved first: that tab alone gets a new position.
+        try laptop.saved.moveTab(in: group, from: 5, to: 0)
+        #expect(try laptop.merge(wall: 1_800_000_001_000).recordsWritten == 1)
+        try laptop.saved.moveTab(in: group, from: 2, to: 4)
+        #expect(try laptop.merge(wall: 1_800_000_002_000).recordsWritten == 1)
+        try laptop.saved.removeTab(at: 1, from: group)
+        #expect(try laptop.merge(wall: 1_800_000_003_000).recordsWritten == 1)
+        #expect(try laptop.sync.dirtySavedGroupRecords(limit: 10).count == 3)
+        #expect(throws: WebStateListError.indexOutOfRange(index: 9, count: 5)) {
+            try laptop.saved.moveTab(in: group, from: 0, to: 9)
+        }
+
+        try phone.merge(laptop.records(), wall: 1_800_000_004_000)
+        let expected = ["5", "2", "3", "1", "4"].map { "https://\($0).example/#2" }.joined(separator: " ")
+        #expect(try laptop.shown() == ["Six blue: " + expected])
+        #expect(try phone.shown() == ["Six blue: " + expected])
+        #expect(try SessionStoreFile.check(atPath: #require(laptop.store.path)).isEmpty)
+    }
+
     @Test func aMergeIsAnOrdinaryChange_observersOfTheSavedGroupsSeeIt() async throws {
         let laptop = try Device("11111111-1111-4111-8111-111111111111")
         let phone = try Device("22222222-2222-4222-8222-222222222222")

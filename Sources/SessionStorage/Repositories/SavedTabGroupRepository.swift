@@ -10,6 +10,8 @@ import SessionModel
 /// - ``saveAndClose(_:in:)``
 /// - ``savedGroups()``
 /// - ``update(_:visualData:)``
+/// - ``moveTab(in:from:to:)``
+/// - ``removeTab(at:from:)``
 /// - ``delete(_:)``
 /// - ``reopen(_:in:)``
 /// - ``observe(onChange:)``
@@ -39,6 +41,22 @@ public protocol SavedTabGroupRepository: Sendable {
 
     /// ``update(_:visualData:)``, off the caller's thread.
     func update(_ group: TabGroupID, visualData: TabGroupVisualData) async throws
+
+    /// Moves the tab at index `from` of saved group `group` to index `to` (the indexes of the
+    /// group's tabs before the move, as ``savedGroups()`` lists them).
+    /// - Throws: `WebStateListError.unknownGroup(_:)`; `WebStateListError.indexOutOfRange(index:count:)`.
+    func moveTab(in group: TabGroupID, from: Int, to: Int) throws
+
+    /// ``moveTab(in:from:to:)``, off the caller's thread.
+    func moveTab(in group: TabGroupID, from: Int, to: Int) async throws
+
+    /// Removes the tab at `index` from saved group `group`, and deletes it with its history.
+    /// The group stays, even once it has no tab left.
+    /// - Throws: `WebStateListError.unknownGroup(_:)`; `WebStateListError.indexOutOfRange(index:count:)`.
+    func removeTab(at index: Int, from group: TabGroupID) throws
+
+    /// ``removeTab(at:from:)``, off the caller's thread.
+    func removeTab(at index: Int, from group: TabGroupID) async throws
 
     /// Deletes saved group `group` and its tabs, histories included.
     /// - Throws: `WebStateListError.unknownGroup(_:)` when no saved group has that identifier.

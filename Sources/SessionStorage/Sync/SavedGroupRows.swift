@@ -85,6 +85,15 @@ package struct SavedGroupRows {
         return marks
     }
 
+    /// Marks `group` for the next merge into the rows, unless it is marked already (a local
+    /// edit's mark keeps its time): `milliseconds` is the clock of the triggers' marks.
+    package func touch(_ group: String, at milliseconds: Int64) throws {
+        try db.execute(sql: """
+            INSERT INTO sync_saved_group_marks (group_id, marked_ms) VALUES (?, ?)
+            ON CONFLICT (group_id) DO NOTHING
+            """, arguments: [group, milliseconds])
+    }
+
     /// Forgets the mark of `group`: its rows and its base agree again.
     package func clearMark(_ group: String) throws {
         try db.execute(sql: "DELETE FROM sync_saved_group_marks WHERE group_id = ?", arguments: [group])

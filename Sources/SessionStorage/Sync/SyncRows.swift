@@ -1,5 +1,6 @@
 import Foundation
 internal import GRDB
+import SessionModel
 
 /// The SQL of sync: the state row, the outbox, records built from the rows, and
 /// the other devices' tables (migration `0004_sync`).
@@ -68,6 +69,18 @@ enum SyncRows {
                 ON CONFLICT (group_id) DO UPDATE SET marked_ms = excluded.marked_ms
                 """)
         }
+    }
+
+    /// Marks saved group `group` for the next sync (migration 0012), while sync is on: for a change
+    /// its triggers do not see (a move or removal of one of its tabs).
+    static func markSavedGroup(_ db: Database, _ group: TabGroupID) throws {
+        guard try db.tableExists("sync_saved_group_marks") else { return }
+        try db.execute(sql: """
+            INSERT INTO sync_saved_group_marks (group_id, marked_ms)
+            SELECT ?, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)
+            WHERE (SELECT enabled FROM sync_state WHERE id = 1) = 1
+            ON CONFLICT (group_id) DO UPDATE SET marked_ms = excluded.marked_ms
+            """, arguments: [group.uuidString])
     }
 
     /// Runs `body`, then deletes the outbox marks of `keys` (kind, local id) that it made; a mark

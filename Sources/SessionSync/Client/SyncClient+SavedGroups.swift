@@ -47,9 +47,12 @@ extension SyncClient {
             message: "saved groups: other devices kept writing newer versions; the next sync tries again")
     }
 
-    /// Opens the account-wide records among `changes` and merges them in; one that opens under
-    /// neither kind is reported as rejected.
-    func mergeSavedGroups(from changes: [SyncAPI.ChangedRecord], into report: inout SyncReport) async throws {
+    /// Opens the account-wide records among `changes` and merges them into the records the store
+    /// keeps, marking the groups they touch; the rows follow at the fetch's end
+    /// (``mergeSavedGroups(_:writingRows:)`` with no records). One that opens under neither kind is
+    /// reported as rejected. Returns whether any was merged.
+    @discardableResult
+    func mergeSavedGroups(from changes: [SyncAPI.ChangedRecord], into report: inout SyncReport) async throws -> Bool {
         let sealer = SavedGroupSealer(account: credentials.account)
         var incoming: [SavedGroupMerger.Incoming] = []
         for change in changes where change.deviceID == SavedGroupSealer.accountDevice {
@@ -61,19 +64,26 @@ extension SyncClient {
             }
             incoming.append(.init(recordID: change.id, version: change.version, record: record))
         }
-        guard !incoming.isEmpty else { return }
-        try await mergeSavedGroups(incoming)
+        guard !incoming.isEmpty else { return false }
+        try await mergeSavedGroups(incoming, writingRows: false)
         report.applied += incoming.count
+        return true
     }
 
     /// One run of ``SavedGroupMerger`` over the store, at the server's time.
-    func mergeSavedGroups(_ incoming: [SavedGroupMerger.Incoming]) async throws {
-        let offset = Int64((await server.clockOffset * 1000).rounded())
-        let wall = Int64((clock().timeIntervalSince1970 * 1000).rounded()) + offset
+    ///
+    /// The store's marks hold the system clock's time of each edit (SQLite's `now`), so their
+    /// offset is the server's clock minus the system clock: the client's measured offset, plus
+    /// how far this client's clock is from the system's (nothing, unless a test skews it).
+    func mergeSavedGroups(_ incoming: [SavedGroupMerger.Incoming], writingRows: Bool = true) async throws {
+        let offset = await server.clockOffset
+        let now = clock()
+        let wall = Int64(((now.timeIntervalSince1970 + offset) * 1000).rounded())
+        let marksOffset = Int64(((offset + now.timeIntervalSince(Date())) * 1000).rounded())
         let merger = SavedGroupMerger(
             sealer: SavedGroupSealer(account: credentials.account), device: credentials.device.deviceID)
         _ = try storage.withSavedGroups { rows in
-            try merger.run(rows, incoming: incoming, wall: wall, offset: offset)
+            try merger.run(rows, incoming: incoming, wall: wall, offset: marksOffset, writingRows: writingRows)
         }
     }
 }

@@ -755,14 +755,16 @@ public actor SyncClient {
     ) async throws {
         var cursor = try start ?? storage.state().cursor
         var waiting = wait
+        var savedGroupsFetched = false
         let own = credentials.device.deviceID
         while true {
             let changes = try await server.changes(after: cursor, wait: waiting, accountWide: savedGroupsSupported)
             waiting = 0
             var received: [SyncReceivedRecord] = []
             for change in changes.records where change.deviceID == own { ownRecord(change) }
-            // Account-wide records (saved groups) merge before the cursor moves past them.
-            try await mergeSavedGroups(from: changes.records, into: &report)
+            // Account-wide records (saved groups) merge before the cursor moves past them; the
+            // rows follow once, at the end.
+            if try await mergeSavedGroups(from: changes.records, into: &report) { savedGroupsFetched = true }
             for change in changes.records where change.deviceID != own && change.deviceID != SavedGroupSealer.accountDevice {
                 let modified = Date(timeIntervalSince1970: Double(change.modifiedAt))
                 guard let text = change.sealed else {
@@ -802,7 +804,10 @@ public actor SyncClient {
             report.skipped += applied.skipped + changes.records.count(where: { $0.deviceID == own })
             report.cursor = changes.cursor
             cursor = changes.cursor
-            if !changes.more { return }
+            if !changes.more {
+                if savedGroupsFetched { try await mergeSavedGroups([]) }
+                return
+            }
         }
     }
 }

@@ -47,8 +47,15 @@ package struct SavedGroupMerger: Sendable {
     }
 
     /// Runs the three steps over `rows`: `wall` is the server's time now, in milliseconds;
-    /// `offset` the server's clock minus this device's, in milliseconds.
-    package func run(_ rows: SavedGroupRows, incoming: [Incoming], wall: Int64, offset: Int64) throws -> Outcome {
+    /// `offset` the server's clock minus the clock of the store's marks, in milliseconds.
+    ///
+    /// Without `writingRows`, only the first step runs, and each group the records touched is
+    /// marked (a mark of a local edit keeps its time): a fetch of many pages merges each page's
+    /// records as it comes, and writes the rows once, at its end; the marks carry that over a
+    /// crash in between.
+    package func run(
+        _ rows: SavedGroupRows, incoming: [Incoming], wall: Int64, offset: Int64, writingRows: Bool = true
+    ) throws -> Outcome {
         var outcome = Outcome()
         let kept = try rows.clock()
         var clock = HybridLogicalClock(
@@ -73,6 +80,14 @@ package struct SavedGroupMerger: Sendable {
                 recordID: item.recordID, kind: merged.kind, localID: merged.localID, groupID: merged.groupID,
                 version: max(stored?.version ?? 0, item.version), payload: try Self.text(merged),
                 dirty: stored?.dirty ?? false))
+        }
+
+        guard writingRows else {
+            for group in touched { try rows.touch(group, at: wall - offset) }
+            if let last = clock.last {
+                try rows.setClock(milliseconds: last.milliseconds, counter: last.counter)
+            }
+            return outcome
         }
 
         // 2. This device's edits; 3. the merge into the rows (moves between groups before removals).

@@ -92,6 +92,49 @@ struct SavedGroupsEndToEndTests {
         }
     }
 
+    @Test func withBothDevicesRunning_aRenameAndATabMove_showOnTheOtherWithoutAnyoneAsking() async throws {
+        try await TestServer.with { server in
+            var fast = SyncClient.Configuration()
+            fast.debounce = .milliseconds(50)
+            fast.longPollSeconds = 5
+            let laptop = try SyncDevice(name: "Laptop", server: server.process.baseURL, configuration: fast)
+            let phone = try SyncDevice(
+                name: "Phone", seed: laptop.credentials.seed, server: server.process.baseURL, configuration: fast)
+            let running = [Task { await laptop.client.run() }, Task { await phone.client.run() }]
+            defer { for task in running { task.cancel() } }
+            let group = try Self.savedGroup(on: laptop, title: "Live", pages: [
+                ("A", "https://a.example/"), ("B", "https://b.example/"),
+            ], grouped: 2)
+            #expect(try await eventually { try Self.shown(phone) == ["Live blue: https://a.example/, https://b.example/"] })
+            try await phone.savedGroups.update(group, visualData: TabGroupVisualData(title: "Live 2", color: .blue))
+            try await phone.savedGroups.moveTab(in: group, from: 1, to: 0)
+            #expect(try await eventually { try Self.shown(laptop) == ["Live 2 blue: https://b.example/, https://a.example/"] })
+            try await laptop.savedGroups.removeTab(at: 0, from: group)
+            #expect(try await eventually { try Self.shown(phone) == ["Live 2 blue: https://a.example/"] })
+            #expect(await laptop.client.status.lastError == nil)
+            #expect(await phone.client.status.lastError == nil)
+        }
+    }
+
+    @Test func aDeviceTwoDaysAhead_doesNotWinWithAnOlderRename() async throws {
+        try await TestServer.with { server in
+            let ahead = try SyncDevice(name: "Ahead", server: server.process.baseURL, skew: 2 * 86_400)
+            let phone = try SyncDevice(name: "Phone", seed: ahead.credentials.seed, server: server.process.baseURL)
+            let group = try Self.savedGroup(on: ahead, title: "Trip", pages: [("A", "https://a.example/")], grouped: 1)
+            try await ahead.client.sync()
+            try await phone.client.sync()
+            // The device two days ahead renames first; the phone renames after it. Both offline.
+            try await ahead.savedGroups.update(group, visualData: TabGroupVisualData(title: "Older", color: .blue))
+            try await Task.sleep(for: .milliseconds(20))
+            try await phone.savedGroups.update(group, visualData: TabGroupVisualData(title: "Newer", color: .blue))
+            try await phone.client.sync()
+            try await ahead.client.sync()
+            try await phone.client.sync()
+            #expect(try Self.shown(ahead) == ["Newer blue: https://a.example/"])
+            #expect(try Self.shown(phone) == ["Newer blue: https://a.example/"])
+        }
+    }
+
     @Test func reopeningOpensTheTabsInAWindow_andTakesTheGroupOutOfEveryDevicesSavedGroups() async throws {
         try await TestServer.with { server in
             let laptop = try SyncDevice(name: "Laptop", server: server.process.baseURL)
@@ -114,8 +157,8 @@ struct SavedGroupsEndToEndTests {
     }
 }
 
-/// Three devices edit saved groups through their repositories (save, rename, recolour, delete,
-/// reopen into a window, save again), syncing now and then through the real server, then all
+/// Three devices edit saved groups through their repositories (save, rename, recolour, move or
+/// remove a tab, delete, reopen into a window, save again), syncing now and then through the real server, then all
 /// sync: every device shows the same saved groups. `SESSIONSTORE_TEST_E2E_SAVED_GROUP_SEEDS`
 /// sets how many seeds (3 by default), `..._EDITS` how many edits per device (25).
 @Suite("end to end: saved groups converge")
@@ -187,6 +230,14 @@ struct SavedGroupsConvergenceTests {
                         let window = try await device.browsers.createBrowser().id
                         try await device.savedGroups.reopen(pick!.id, in: window)
                         reopened[index][pick!.id] = window
+                    case 8 where pick != nil && pick!.tabs.count > 1:
+                        let count = pick!.tabs.count
+                        try await device.savedGroups.moveTab(
+                            in: pick!.id, from: Int.random(in: 0..<count, using: &random),
+                            to: Int.random(in: 0..<count, using: &random))
+                    case 9 where pick != nil && !pick!.tabs.isEmpty:
+                        try await device.savedGroups.removeTab(
+                            at: Int.random(in: 0..<pick!.tabs.count, using: &random), from: pick!.id)
                     case 7 where !reopened[index].isEmpty:
                         let (group, window) = reopened[index].first!
                         reopened[index][group] = nil

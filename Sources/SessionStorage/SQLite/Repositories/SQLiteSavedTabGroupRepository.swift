@@ -44,6 +44,22 @@ public final class SQLiteSavedTabGroupRepository: SavedTabGroupRepository {
         try await database.mutate(updating(group, visualData: visualData))
     }
 
+    public func moveTab(in group: TabGroupID, from: Int, to: Int) throws {
+        try database.mutate(movingTab(in: group, from: from, to: to))
+    }
+
+    public func moveTab(in group: TabGroupID, from: Int, to: Int) async throws {
+        try await database.mutate(movingTab(in: group, from: from, to: to))
+    }
+
+    public func removeTab(at index: Int, from group: TabGroupID) throws {
+        try database.mutate(removingTab(at: index, from: group))
+    }
+
+    public func removeTab(at index: Int, from group: TabGroupID) async throws {
+        try await database.mutate(removingTab(at: index, from: group))
+    }
+
     public func delete(_ group: TabGroupID) throws {
         try database.mutate(deleting(group))
     }
@@ -124,6 +140,47 @@ public final class SQLiteSavedTabGroupRepository: SavedTabGroupRepository {
             }
             try Self.changed(db, holder: holder, cache: cache)
         }
+    }
+
+    private func movingTab(in group: TabGroupID, from: Int, to: Int) -> @Sendable (Database) throws -> Void {
+        { [cache] db in
+            let holder = try Self.holder(db, of: group)
+            var tabs = try Self.tabIDs(db, holder: holder)
+            for index in [from, to] where !tabs.indices.contains(index) {
+                throw WebStateListError.indexOutOfRange(index: index, count: tabs.count)
+            }
+            guard from != to else { return }
+            tabs.insert(tabs.remove(at: from), at: to)
+            // Parked at keys of their own no list uses (their rowids, negated), then placed in order.
+            try db.execute(sql: "UPDATE tabs SET sort_key = -1 - rowid WHERE browser_id = ?", arguments: [holder.uuidString])
+            for (offset, tab) in tabs.enumerated() {
+                try db.execute(
+                    sql: "UPDATE tabs SET sort_key = ? WHERE id = ?", arguments: [SortKeyAllocator.step * Int64(offset), tab])
+            }
+            try SyncRows.markSavedGroup(db, group)
+            try Self.changed(db, holder: holder, cache: cache)
+        }
+    }
+
+    private func removingTab(at index: Int, from group: TabGroupID) -> @Sendable (Database) throws -> Void {
+        { [cache] db in
+            let holder = try Self.holder(db, of: group)
+            let tabs = try Self.tabIDs(db, holder: holder)
+            guard tabs.indices.contains(index) else {
+                throw WebStateListError.indexOutOfRange(index: index, count: tabs.count)
+            }
+            // A saved group's tab publishes no record of this device: its deletion marks none.
+            try SyncRows.withoutNewMarks(db, of: [("tab", tabs[index]), ("closed", tabs[index]), ("device", "device")]) {
+                try db.execute(sql: "DELETE FROM tabs WHERE id = ?", arguments: [tabs[index]])
+            }
+            try SyncRows.markSavedGroup(db, group)
+            try Self.changed(db, holder: holder, cache: cache)
+        }
+    }
+
+    /// The ids of the holder's tabs, in order.
+    private static func tabIDs(_ db: Database, holder: BrowserID) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT id FROM tabs WHERE browser_id = ? ORDER BY sort_key", arguments: [holder.uuidString])
     }
 
     private func deleting(_ group: TabGroupID) -> @Sendable (Database) throws -> Void {
