@@ -51,7 +51,7 @@ public protocol SavedTabGroupRepository: Sendable {
     func moveTab(in group: TabGroupID, from: Int, to: Int) async throws
 
     /// Removes the tab at `index` from saved group `group`, and deletes it with its history.
-    /// The group stays, even once it has no tab left.
+    /// Removing its last tab deletes the group, as ``delete(_:)`` does: a group holds a tab or more.
     /// - Throws: `WebStateListError.unknownGroup(_:)`; `WebStateListError.indexOutOfRange(index:count:)`.
     func removeTab(at index: Int, from group: TabGroupID) throws
 

@@ -116,7 +116,9 @@ package struct SavedGroupMerger: Sendable {
                 }
                 state = try GroupRecords(rows.records(inGroup: group))
             }
-            let visible = state.visible(group)
+            // A group left with no tab (its tabs removed on several devices at once) stays in the
+            // account, but the rows hold no empty group: it shows again once a tab joins it.
+            let visible = state.visible(group).flatMap { $0.tabs.isEmpty ? nil : $0 }
             wanted[group] = .some(visible)
             if visible != local {
                 if let visible { try rows.write(group, wanted: visible) }

@@ -124,8 +124,10 @@ struct SavedGroupsEndToEndTests {
             try await ahead.client.sync()
             try await phone.client.sync()
             // The device two days ahead renames first; the phone renames after it. Both offline.
+            // The offset comes from the `Date` header, in whole seconds: edits over a second apart
+            // keep their order whatever the skew.
             try await ahead.savedGroups.update(group, visualData: TabGroupVisualData(title: "Older", color: .blue))
-            try await Task.sleep(for: .milliseconds(20))
+            try await Task.sleep(for: .milliseconds(1_500))
             try await phone.savedGroups.update(group, visualData: TabGroupVisualData(title: "Newer", color: .blue))
             try await phone.client.sync()
             try await ahead.client.sync()
@@ -228,8 +230,10 @@ struct SavedGroupsConvergenceTests {
                         try await device.savedGroups.delete(pick!.id)
                     case 6 where pick != nil:
                         let window = try await device.browsers.createBrowser().id
-                        try await device.savedGroups.reopen(pick!.id, in: window)
-                        reopened[index][pick!.id] = window
+                        // A saved group left with no tab opens no group to save again.
+                        if try await !device.savedGroups.reopen(pick!.id, in: window).isEmpty {
+                            reopened[index][pick!.id] = window
+                        }
                     case 8 where pick != nil && pick!.tabs.count > 1:
                         let count = pick!.tabs.count
                         try await device.savedGroups.moveTab(
@@ -260,7 +264,8 @@ struct SavedGroupsConvergenceTests {
                 #expect(filtered[0] == filtered[1] && filtered[1] == filtered[2], "seed \(seed): \(filtered)")
                 #expect(!filtered[0].isEmpty || made == 0, "seed \(seed): nothing left to compare")
                 for device in devices {
-                    #expect(try SessionStoreFile.check(atPath: device.path).isEmpty, "seed \(seed)")
+                    let problems = try SessionStoreFile.check(atPath: device.path)
+                    #expect(problems.isEmpty, "seed \(seed): \(problems)")
                 }
                 print("saved groups E2E seed \(seed): \(filtered[0].count) groups agreed on, \(open.count) open in windows")
             }

@@ -169,6 +169,8 @@ public final class SQLiteSavedTabGroupRepository: SavedTabGroupRepository {
             guard tabs.indices.contains(index) else {
                 throw WebStateListError.indexOutOfRange(index: index, count: tabs.count)
             }
+            // Its last tab: the group goes with it (a group holds at least one tab).
+            if tabs.count == 1 { return try self.deleting(group)(db) }
             // A saved group's tab publishes no record of this device: its deletion marks none.
             try SyncRows.withoutNewMarks(db, of: [("tab", tabs[index]), ("closed", tabs[index]), ("device", "device")]) {
                 try db.execute(sql: "DELETE FROM tabs WHERE id = ?", arguments: [tabs[index]])
