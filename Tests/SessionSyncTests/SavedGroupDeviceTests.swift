@@ -104,7 +104,8 @@ import Testing
         #expect(try SessionStoreFile.check(atPath: #require(phone.store.path)).isEmpty)
     }
 
-    @Test func tabsAddedRemovedAndMovedElsewhere_showAsTheMergeSays_andAMovedTabKeepsItsHistory() throws {
+    @Test(arguments: [false, true])
+    func tabsAddedRemovedAndMovedElsewhere_showAsTheMergeSays_andAMovedTabKeepsItsHistory(renamedHere: Bool) throws {
         let laptop = try Device("11111111-1111-4111-8111-111111111111")
         let (trip, tripTabs) = try laptop.saveGroup("Trip", urls: ["https://a.example/", "https://b.example/", "https://c.example/"])
         let (work, _) = try laptop.saveGroup("Work", urls: ["https://w.example/"])
@@ -125,9 +126,13 @@ import Testing
             Self.tabRecord(added, group: trip, url: "https://new.example/", position: "z", at: later),
             Self.tabRecord(w, group: work, url: "https://w.example/#2", position: position[w.uuidString]!, present: false, at: later),
         ]
-        try laptop.merge(edits)
+        // With an edit of its own waiting (a rename), merged in the same transaction: the rename
+        // is its one write, and the moves stand.
+        if renamedHere { try laptop.saved.update(trip, visualData: TabGroupVisualData(title: "Trip", color: .red)) }
+        let outcome = try laptop.merge(edits)
+        #expect(outcome.recordsWritten == (renamedHere ? 1 : 0))
         #expect(try laptop.shown() == [
-            "Trip blue: https://c.example/#2 https://a.example/#2 https://new.example/",
+            "Trip \(renamedHere ? "red" : "blue"): https://c.example/#2 https://a.example/#2 https://new.example/",
             "Work blue: https://b.example/#2",
         ])
         // b moved with its history (two entries), and the new tab has one.

@@ -233,8 +233,12 @@ private struct Writes {
             tab.presence = LastWriterWins(.deleted, at: stamp())
             records.append(.tab(tab))
         }
-        let positions = newPositions(local: local, base: base, state: state)
-        for item in local.tabs {
+        // A tab the rows still hold here, whose records moved it to another group since the base:
+        // that move is not undone, and the tab takes no part in this group's order.
+        var here = local
+        here.tabs.removeAll { baseTabs[$0.id] != nil && state.tabs[$0.id] == nil }
+        let positions = newPositions(local: here, base: base, state: state)
+        for item in here.tabs {
             let known = state.tabs[item.id]
             let before = baseTabs[item.id]
             let origin = HybridTimestamp.origin
