@@ -34,17 +34,25 @@ enum SavedGroupRename {
         let label = "\(groups)x\(tabsPerGroup)"
         let path = directory + "/saved-groups-\(label).sqlite"
         try BenchStore.make(atPath: path, tabs: groups * tabsPerGroup, seed: 11)
+        // The groups are saved before the store pairs: what the first sync sends is the saved
+        // groups (and the device record), not tombstones of tabs that never reached the server.
+        var ids: [TabGroupID] = []
+        do {
+            let database = try SessionDatabase.open(atPath: path)
+            let tabs = SQLiteWebStateListRepository(database: database)
+            let saved = SQLiteSavedTabGroupRepository(database: database)
+            let window = try await SQLiteBrowserRepository(database: database).browsers()[0].id
+            for index in 0..<groups {
+                let group = try await tabs.createGroup(
+                    in: window, at: Array(0..<tabsPerGroup), visualData: TabGroupVisualData(title: "Group \(index)", color: .blue))
+                try await saved.saveAndClose(group, in: window)
+                ids.append(group)
+            }
+            try database.close()
+        }
         let laptop = try BenchDevice(path: path, name: "Laptop", seed: nil, server: server)
         defer { laptop.close() }
         let saved = SQLiteSavedTabGroupRepository(database: laptop.database)
-        let window = try await laptop.browsers.browsers()[0].id
-        var ids: [TabGroupID] = []
-        for index in 0..<groups {
-            let group = try await laptop.tabs.createGroup(
-                in: window, at: Array(0..<tabsPerGroup), visualData: TabGroupVisualData(title: "Group \(index)", color: .blue))
-            try await saved.saveAndClose(group, in: window)
-            ids.append(group)
-        }
         let first = try await laptop.client.sync()
 
         let phone = try BenchDevice(

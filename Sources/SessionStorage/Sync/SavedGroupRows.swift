@@ -88,15 +88,15 @@ package struct SavedGroupRows {
     /// Marks `group` for the next merge into the rows, unless it is marked already (a local
     /// edit's mark keeps its time): `milliseconds` is the clock of the triggers' marks.
     package func touch(_ group: String, at milliseconds: Int64) throws {
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO sync_saved_group_marks (group_id, marked_ms) VALUES (?, ?)
             ON CONFLICT (group_id) DO NOTHING
-            """, arguments: [group, milliseconds])
+            """).execute(arguments: [group, milliseconds])
     }
 
     /// Forgets the mark of `group`: its rows and its base agree again.
     package func clearMark(_ group: String) throws {
-        try db.execute(sql: "DELETE FROM sync_saved_group_marks WHERE group_id = ?", arguments: [group])
+        try db.cachedStatement(sql: "DELETE FROM sync_saved_group_marks WHERE group_id = ?").execute(arguments: [group])
     }
 
     /// Saved group `group` as the rows hold it, or `nil` when it is not a saved group here.
@@ -112,8 +112,7 @@ package struct SavedGroupRows {
 
     /// The group as the rows held it after its last merge, or `nil` when they did not hold it.
     package func base(_ group: String) throws -> SavedGroupSnapshot? {
-        guard let text = try String.fetchOne(
-            db, sql: "SELECT snapshot FROM sync_saved_group_bases WHERE group_id = ?", arguments: [group])
+        guard let text = try String.fetchOne(db.cachedStatement(sql: "SELECT snapshot FROM sync_saved_group_bases WHERE group_id = ?"), arguments: [group])
         else { return nil }
         return try JSONDecoder().decode(SavedGroupSnapshot.self, from: Data(text.utf8))
     }
@@ -121,21 +120,20 @@ package struct SavedGroupRows {
     /// Sets (or, with `nil`, removes) the base of `group`.
     package func setBase(_ group: String, _ snapshot: SavedGroupSnapshot?) throws {
         guard let snapshot else {
-            try db.execute(sql: "DELETE FROM sync_saved_group_bases WHERE group_id = ?", arguments: [group])
+            try db.cachedStatement(sql: "DELETE FROM sync_saved_group_bases WHERE group_id = ?").execute(arguments: [group])
             return
         }
         let text = String(decoding: try JSONEncoder().encode(snapshot), as: UTF8.self)
-        try db.execute(
-            sql: "INSERT OR REPLACE INTO sync_saved_group_bases (group_id, snapshot) VALUES (?, ?)",
-            arguments: [group, text])
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO sync_saved_group_bases (group_id, snapshot) VALUES (?, ?)")
+            .execute(arguments: [group, text])
     }
 
     /// The records of `group`: its own and those of the tabs whose merged group it is.
     package func records(inGroup group: String) throws -> [StoredSavedGroupRecord] {
-        try Row.fetchAll(db, sql: """
+        try Row.fetchAll(db.cachedStatement(sql: """
             SELECT record_id, kind, local_id, group_id, version, payload, dirty FROM sync_saved_group_records
             WHERE group_id = ? ORDER BY kind, local_id
-            """, arguments: [group]).map(Self.record)
+            """), arguments: [group]).map(Self.record)
     }
 
     /// Every record, in record id order.
@@ -148,18 +146,18 @@ package struct SavedGroupRows {
 
     /// The record `recordID`, if known.
     package func record(_ recordID: String) throws -> StoredSavedGroupRecord? {
-        try Row.fetchOne(db, sql: """
+        try Row.fetchOne(db.cachedStatement(sql: """
             SELECT record_id, kind, local_id, group_id, version, payload, dirty FROM sync_saved_group_records
             WHERE record_id = ?
-            """, arguments: [recordID]).map(Self.record)
+            """), arguments: [recordID]).map(Self.record)
     }
 
     /// Stores `record`, replacing the one of its id.
     package func put(_ record: StoredSavedGroupRecord) throws {
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT OR REPLACE INTO sync_saved_group_records (record_id, kind, local_id, group_id, version, payload, dirty)
             VALUES (?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [
+            """).execute(arguments: [
                 record.recordID, record.kind, record.localID, record.groupID, record.version, record.payload,
                 record.dirty])
     }
@@ -172,8 +170,7 @@ package struct SavedGroupRows {
 
     /// Keeps the last reading of this device's hybrid clock.
     package func setClock(milliseconds: Int64, counter: Int32) throws {
-        try db.execute(
-            sql: "UPDATE sync_saved_group_clock SET ms = ?, counter = ? WHERE id = 1", arguments: [milliseconds, counter])
+        try db.cachedStatement(sql: "UPDATE sync_saved_group_clock SET ms = ?, counter = ? WHERE id = 1").execute(arguments: [milliseconds, counter])
     }
 
     static func record(_ row: Row) -> StoredSavedGroupRecord {
@@ -203,12 +200,11 @@ package struct SavedGroupRows {
         let holder: BrowserID
         if let known = try? SQLiteSavedTabGroupRepository.holder(db, of: groupID) {
             holder = known
-            try db.execute(
-                sql: "UPDATE tab_groups SET title = ?, color = ? WHERE id = ? AND (title IS NOT ? OR color IS NOT ?)",
-                arguments: [title, color.rawValue, groupID.uuidString, title, color.rawValue])
+            try db.cachedStatement(sql: "UPDATE tab_groups SET title = ?, color = ? WHERE id = ? AND (title IS NOT ? OR color IS NOT ?)")
+                .execute(arguments: [title, color.rawValue, groupID.uuidString, title, color.rawValue])
         } else {
             // A group of this id open here: the saved one is not shown until it is closed.
-            if try Int.fetchOne(db, sql: "SELECT 1 FROM tab_groups WHERE id = ?", arguments: [groupID.uuidString]) != nil {
+            if try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM tab_groups WHERE id = ?"), arguments: [groupID.uuidString]) != nil {
                 return
             }
             holder = try SQLiteSavedTabGroupRepository.insertHolder(db, group: groupID, source: nil, savedAt: Date())
@@ -217,37 +213,35 @@ package struct SavedGroupRows {
         }
         let holderText = holder.uuidString
         // Every tab here parked at a key of its own no list uses (its rowid, negated), then placed.
-        try db.execute(sql: "UPDATE tabs SET sort_key = -1 - rowid WHERE browser_id = ?", arguments: [holderText])
+        try db.cachedStatement(sql: "UPDATE tabs SET sort_key = -1 - rowid WHERE browser_id = ?").execute(arguments: [holderText])
         var placed = 0
         for tab in wanted.tabs {
             guard let id = WebStateID(uuidString: tab.id) else { continue }
-            let row = try Row.fetchOne(db, sql: "SELECT browser_id FROM tabs WHERE id = ?", arguments: [id.uuidString])
+            let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT browser_id FROM tabs WHERE id = ?"), arguments: [id.uuidString])
             if let row {
                 guard let current: String = row[0] else { continue }
                 if current != holderText {
                     // Only from another saved group.
-                    guard try Int.fetchOne(
-                        db, sql: "SELECT 1 FROM saved_groups WHERE browser_id = ?", arguments: [current]) != nil,
+                    guard try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM saved_groups WHERE browser_id = ?"), arguments: [current]) != nil,
                         let other = BrowserID(uuidString: current)
                     else { continue }
-                    try db.execute(sql: "UPDATE browsers SET revision = revision + 1 WHERE id = ?", arguments: [current])
+                    try db.cachedStatement(sql: "UPDATE browsers SET revision = revision + 1 WHERE id = ?").execute(arguments: [current])
                     database.lists.forget(other)
                 }
-                try db.execute(
-                    sql: "UPDATE tabs SET browser_id = ?, group_id = ?, sort_key = ? WHERE id = ?",
-                    arguments: [holderText, groupID.uuidString, SortKeyAllocator.step * Int64(placed), id.uuidString])
+                try db.cachedStatement(sql: "UPDATE tabs SET browser_id = ?, group_id = ?, sort_key = ? WHERE id = ?")
+                    .execute(arguments: [holderText, groupID.uuidString, SortKeyAllocator.step * Int64(placed), id.uuidString])
             } else {
                 let now = StoredDate(Date())
-                try db.execute(sql: """
+                try db.cachedStatement(sql: """
                     INSERT INTO tabs (id, browser_id, sort_key, is_pinned, group_id, created_at, last_active_at)
                     VALUES (?, ?, ?, 0, ?, ?, ?)
-                    """, arguments: [
+                    """).execute(arguments: [
                         id.uuidString, holderText, SortKeyAllocator.step * Int64(placed), groupID.uuidString, now, now])
             }
             try writePage(of: id, url: tab.url, title: String(tab.title.prefix(512)))
             placed += 1
         }
-        try db.execute(sql: "UPDATE browsers SET revision = revision + 1 WHERE id = ?", arguments: [holderText])
+        try db.cachedStatement(sql: "UPDATE browsers SET revision = revision + 1 WHERE id = ?").execute(arguments: [holderText])
         database.lists.forget(holder)
     }
 
@@ -262,19 +256,19 @@ package struct SavedGroupRows {
               let holder = try? SQLiteSavedTabGroupRepository.holder(db, of: groupID)
         else { return }
         guard let wanted else {
-            try db.execute(sql: "DELETE FROM browsers WHERE id = ?", arguments: [holder.uuidString])
+            try db.cachedStatement(sql: "DELETE FROM browsers WHERE id = ?").execute(arguments: [holder.uuidString])
             database.lists.forget(holder)
             return
         }
         let keep = Set(wanted.tabs.map(\.id))
         var removed = false
-        for stale in try String.fetchAll(db, sql: "SELECT id FROM tabs WHERE browser_id = ?", arguments: [holder.uuidString])
+        for stale in try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM tabs WHERE browser_id = ?"), arguments: [holder.uuidString])
         where !keep.contains(stale) {
-            try db.execute(sql: "DELETE FROM tabs WHERE id = ?", arguments: [stale])
+            try db.cachedStatement(sql: "DELETE FROM tabs WHERE id = ?").execute(arguments: [stale])
             removed = true
         }
         if removed {
-            try db.execute(sql: "UPDATE browsers SET revision = revision + 1 WHERE id = ?", arguments: [holder.uuidString])
+            try db.cachedStatement(sql: "UPDATE browsers SET revision = revision + 1 WHERE id = ?").execute(arguments: [holder.uuidString])
             database.lists.forget(holder)
         }
     }
@@ -288,7 +282,7 @@ package struct SavedGroupRows {
         var keys: [(String, String)] = [("group", group), ("device", "device")]
         var ids = Set(tabs)
         if let groupID = TabGroupID(uuidString: group), let holder = try? SQLiteSavedTabGroupRepository.holder(db, of: groupID) {
-            ids.formUnion(try String.fetchAll(db, sql: "SELECT id FROM tabs WHERE browser_id = ?", arguments: [holder.uuidString]))
+            ids.formUnion(try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM tabs WHERE browser_id = ?"), arguments: [holder.uuidString]))
         }
         for id in ids.sorted() { keys += [("tab", id), ("closed", id)] }
         try SyncRows.withoutNewMarks(db, of: keys, body)
@@ -334,10 +328,10 @@ extension SyncStorage {
     package func dirtySavedGroupRecords(limit: Int) throws -> [StoredSavedGroupRecord] {
         try database.read { db in
             guard try db.tableExists("sync_saved_group_records") else { return [] }
-            return try Row.fetchAll(db, sql: """
+            return try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT record_id, kind, local_id, group_id, version, payload, dirty FROM sync_saved_group_records
                 WHERE dirty = 1 ORDER BY record_id LIMIT ?
-                """, arguments: [limit]).map(SavedGroupRows.record)
+                """), arguments: [limit]).map(SavedGroupRows.record)
         }
     }
 
@@ -346,11 +340,11 @@ extension SyncStorage {
     package func acknowledgeSavedGroupRecords(_ records: [(recordID: String, version: Int64, payload: String)]) throws {
         try database.mutate { db in
             for record in records {
-                try db.execute(sql: """
+                try db.cachedStatement(sql: """
                     UPDATE sync_saved_group_records
                     SET version = max(version, ?), dirty = CASE WHEN payload = ? THEN 0 ELSE dirty END
                     WHERE record_id = ?
-                    """, arguments: [record.version, record.payload, record.recordID])
+                    """).execute(arguments: [record.version, record.payload, record.recordID])
             }
         }
     }
