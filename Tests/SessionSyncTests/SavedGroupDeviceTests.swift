@@ -199,6 +199,23 @@ import Testing
         #expect(try SessionStoreFile.check(atPath: #require(laptop.store.path)).isEmpty)
     }
 
+    @Test func aPageTooLongForARecord_travelsAsItsOrigin_andStaysWholeHere() throws {
+        let laptop = try Device("11111111-1111-4111-8111-111111111111")
+        let phone = try Device("22222222-2222-4222-8222-222222222222")
+        let long = "https://long.example:8443/" + String(repeating: "x", count: 20_000)
+        _ = try laptop.saveGroup("Long", urls: [long])
+        try laptop.merge()
+        let records = try laptop.records()
+        for item in records {
+            let sealed = try Self.sealer.seal(try item.record.encoded(), recordID: item.recordID, kind: item.record.kind, version: 1)
+            #expect(sealed.count < RecordSealer.maximumSealedBytes)
+        }
+        #expect(try laptop.shown() == ["Long blue: \(long)#2"])
+        #expect(try laptop.merge().recordsWritten == 0)
+        try phone.merge(records)
+        #expect(try phone.shown() == ["Long blue: https://long.example:8443/"])
+    }
+
     @Test func aMergeIsAnOrdinaryChange_observersOfTheSavedGroupsSeeIt() async throws {
         let laptop = try Device("11111111-1111-4111-8111-111111111111")
         let phone = try Device("22222222-2222-4222-8222-222222222222")

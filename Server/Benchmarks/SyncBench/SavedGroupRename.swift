@@ -38,7 +38,7 @@ enum SavedGroupRename {
         // groups (and the device record), not tombstones of tabs that never reached the server.
         var ids: [TabGroupID] = []
         do {
-            let database = try SessionDatabase.open(atPath: path)
+            let database = try await SessionDatabase.open(atPath: path)
             let tabs = SQLiteWebStateListRepository(database: database)
             let saved = SQLiteSavedTabGroupRepository(database: database)
             let window = try await SQLiteBrowserRepository(database: database).browsers()[0].id
@@ -48,7 +48,7 @@ enum SavedGroupRename {
                 try await saved.saveAndClose(group, in: window)
                 ids.append(group)
             }
-            try database.close()
+            try await database.close()
         }
         let laptop = try BenchDevice(path: path, name: "Laptop", seed: nil, server: server)
         defer { laptop.close() }

@@ -19,13 +19,21 @@ extension SyncClient {
             for _ in 0..<1_000 {
                 let dirty = try storage.dirtySavedGroupRecords(limit: configuration.batchRecords)
                 guard !dirty.isEmpty else { return }
-                let uploads = try dirty.map { record in
+                // As many as fit one request's bytes (a tab record may hold a long URL).
+                var uploads: [SyncAPI.UploadRecord] = []
+                var sealedBytes = 0
+                var batchBytes = 0
+                for record in dirty {
                     let version = record.version + 1
                     let sealed = try sealer.seal(
                         Data(record.payload.utf8), recordID: record.recordID, kind: record.kind, version: version)
-                    return SyncAPI.UploadRecord(
-                        id: record.recordID, version: version, tombstone: false, expiresAt: nil,
-                        sealed: sealed.base64EncodedString(), scope: SavedGroupSealer.accountDevice)
+                    let text = sealed.base64EncodedString()
+                    if !uploads.isEmpty, batchBytes + text.utf8.count + 128 > configuration.batchBytes { break }
+                    uploads.append(SyncAPI.UploadRecord(
+                        id: record.recordID, version: version, tombstone: false, expiresAt: nil, sealed: text,
+                        scope: SavedGroupSealer.accountDevice))
+                    sealedBytes += sealed.count
+                    batchBytes += text.utf8.count + 128
                 }
                 do {
                     _ = try await server.upload(uploads, idempotencyKey: UUID().uuidString.lowercased())
@@ -36,7 +44,7 @@ extension SyncClient {
                 try storage.acknowledgeSavedGroupRecords(
                     zip(dirty, uploads).map { (recordID: $0.recordID, version: $1.version, payload: $0.payload) })
                 report.uploaded += uploads.count
-                report.uploadedBytes += uploads.reduce(0) { $0 + (Data(base64Encoded: $1.sealed ?? "")?.count ?? 0) }
+                report.uploadedBytes += sealedBytes
             }
             guard conflict else { return }
             // Another device wrote a newer version: fetch it, merge, and upload the merge.

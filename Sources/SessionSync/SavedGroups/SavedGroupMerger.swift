@@ -118,7 +118,19 @@ package struct SavedGroupMerger: Sendable {
             }
             // A group left with no tab (its tabs removed on several devices at once) stays in the
             // account, but the rows hold no empty group: it shows again once a tab joins it.
-            let visible = state.visible(group).flatMap { $0.tabs.isEmpty ? nil : $0 }
+            var visible = state.visible(group).flatMap { $0.tabs.isEmpty ? nil : $0 }
+            // A page this device holds whose URL the records carry cut (``Writes/fitting(_:)``) stays.
+            if let local, var shown = visible {
+                let held = Dictionary(local.tabs.map { ($0.id, $0.url) }, uniquingKeysWith: { first, _ in first })
+                for index in shown.tabs.indices {
+                    if let url = held[shown.tabs[index].id], url != shown.tabs[index].url,
+                       Writes.fitting(url) == shown.tabs[index].url
+                    {
+                        shown.tabs[index].url = url
+                    }
+                }
+                visible = shown
+            }
             wanted[group] = .some(visible)
             if visible != local {
                 if let visible { try rows.write(group, wanted: visible) }
@@ -254,8 +266,9 @@ private struct Writes {
                 tab.presence = LastWriterWins(.present, at: stamp())
                 changed = true
             }
-            if before?.url != item.url, known == nil || known?.url.value != item.url {
-                tab.url = LastWriterWins(item.url, at: stamp())
+            let url = Self.fitting(item.url)
+            if before?.url != item.url, known == nil || known?.url.value != url {
+                tab.url = LastWriterWins(url, at: stamp())
                 changed = true
             }
             if before?.title != item.title, known == nil || known?.title.value != item.title {
@@ -268,6 +281,19 @@ private struct Writes {
             }
             if changed { records.append(.tab(tab)) }
         }
+    }
+
+    /// The longest URL a tab record carries, in UTF-8 bytes: a record must stay under the
+    /// server's 16 KiB, and a `data:` URL can be megabytes.
+    static let longestURL = 8_192
+
+    /// `url`, or its origin (`scheme://host[:port]/`) when it is longer than ``longestURL``, as
+    /// per-device tab records trim a page too long to send.
+    static func fitting(_ url: String) -> String {
+        guard url.utf8.count > longestURL else { return url }
+        guard let components = URLComponents(string: url), let scheme = components.scheme else { return "about:blank" }
+        guard let host = components.host else { return "\(scheme):" }
+        return "\(scheme)://\(host)\(components.port.map { ":\($0)" } ?? "")/"
     }
 
     /// New positions for the tabs whose order the rows changed: the tabs of the longest run whose
