@@ -11,7 +11,8 @@ extension SyncClient {
     /// Merges this device's edits into its saved-group records, then uploads the records that hold
     /// writes the server has not acknowledged, each as the next version of what the server holds.
     func uploadSavedGroups(into report: inout SyncReport) async throws {
-        guard savedGroupsSupported else { return }
+        // Nothing marked and nothing unsent: no write transaction (the common case of an upload).
+        guard savedGroupsSupported, try storage.pendingSavedGroupCount() > 0 else { return }
         let sealer = SavedGroupSealer(account: credentials.account)
         for _ in 0...Self.savedGroupConflictRetries {
             try await mergeSavedGroups([])
