@@ -112,7 +112,9 @@ package struct SavedGroupRows {
 
     /// The group as the rows held it after its last merge, or `nil` when they did not hold it.
     package func base(_ group: String) throws -> SavedGroupSnapshot? {
-        guard let text = try String.fetchOne(db.cachedStatement(sql: "SELECT snapshot FROM sync_saved_group_bases WHERE group_id = ?"), arguments: [group])
+        guard let text = try String.fetchOne(
+            db.cachedStatement(sql: "SELECT snapshot FROM sync_saved_group_bases WHERE group_id = ?"),
+            arguments: [group])
         else { return nil }
         return try JSONDecoder().decode(SavedGroupSnapshot.self, from: Data(text.utf8))
     }
@@ -120,7 +122,8 @@ package struct SavedGroupRows {
     /// Sets (or, with `nil`, removes) the base of `group`.
     package func setBase(_ group: String, _ snapshot: SavedGroupSnapshot?) throws {
         guard let snapshot else {
-            try db.cachedStatement(sql: "DELETE FROM sync_saved_group_bases WHERE group_id = ?").execute(arguments: [group])
+            try db.cachedStatement(sql: "DELETE FROM sync_saved_group_bases WHERE group_id = ?")
+                .execute(arguments: [group])
             return
         }
         let text = String(decoding: try JSONEncoder().encode(snapshot), as: UTF8.self)
@@ -170,7 +173,8 @@ package struct SavedGroupRows {
 
     /// Keeps the last reading of this device's hybrid clock.
     package func setClock(milliseconds: Int64, counter: Int32) throws {
-        try db.cachedStatement(sql: "UPDATE sync_saved_group_clock SET ms = ?, counter = ? WHERE id = 1").execute(arguments: [milliseconds, counter])
+        try db.cachedStatement(sql: "UPDATE sync_saved_group_clock SET ms = ?, counter = ? WHERE id = 1")
+            .execute(arguments: [milliseconds, counter])
     }
 
     static func record(_ row: Row) -> StoredSavedGroupRecord {
@@ -200,11 +204,13 @@ package struct SavedGroupRows {
         let holder: BrowserID
         if let known = try? SQLiteSavedTabGroupRepository.holder(db, of: groupID) {
             holder = known
-            try db.cachedStatement(sql: "UPDATE tab_groups SET title = ?, color = ? WHERE id = ? AND (title IS NOT ? OR color IS NOT ?)")
+            try db.cachedStatement(
+                sql: "UPDATE tab_groups SET title = ?, color = ? WHERE id = ? AND (title IS NOT ? OR color IS NOT ?)")
                 .execute(arguments: [title, color.rawValue, groupID.uuidString, title, color.rawValue])
         } else {
             // A group of this id open here: the saved one is not shown until it is closed.
-            if try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM tab_groups WHERE id = ?"), arguments: [groupID.uuidString]) != nil {
+            if try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM tab_groups WHERE id = ?"),
+                arguments: [groupID.uuidString]) != nil {
                 return
             }
             holder = try SQLiteSavedTabGroupRepository.insertHolder(db, group: groupID, source: nil, savedAt: Date())
@@ -213,23 +219,28 @@ package struct SavedGroupRows {
         }
         let holderText = holder.uuidString
         // Every tab here parked at a key of its own no list uses (its rowid, negated), then placed.
-        try db.cachedStatement(sql: "UPDATE tabs SET sort_key = -1 - rowid WHERE browser_id = ?").execute(arguments: [holderText])
+        try db.cachedStatement(sql: "UPDATE tabs SET sort_key = -1 - rowid WHERE browser_id = ?")
+            .execute(arguments: [holderText])
         var placed = 0
         for tab in wanted.tabs {
             guard let id = WebStateID(uuidString: tab.id) else { continue }
-            let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT browser_id FROM tabs WHERE id = ?"), arguments: [id.uuidString])
+            let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT browser_id FROM tabs WHERE id = ?"),
+                arguments: [id.uuidString])
             if let row {
                 guard let current: String = row[0] else { continue }
                 if current != holderText {
                     // Only from another saved group.
-                    guard try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM saved_groups WHERE browser_id = ?"), arguments: [current]) != nil,
+                    guard try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM saved_groups WHERE browser_id = ?"),
+                        arguments: [current]) != nil,
                         let other = BrowserID(uuidString: current)
                     else { continue }
-                    try db.cachedStatement(sql: "UPDATE browsers SET revision = revision + 1 WHERE id = ?").execute(arguments: [current])
+                    try db.cachedStatement(sql: "UPDATE browsers SET revision = revision + 1 WHERE id = ?")
+                        .execute(arguments: [current])
                     database.lists.forget(other)
                 }
                 try db.cachedStatement(sql: "UPDATE tabs SET browser_id = ?, group_id = ?, sort_key = ? WHERE id = ?")
-                    .execute(arguments: [holderText, groupID.uuidString, SortKeyAllocator.step * Int64(placed), id.uuidString])
+                    .execute(arguments: [
+                        holderText, groupID.uuidString, SortKeyAllocator.step * Int64(placed), id.uuidString])
             } else {
                 let now = StoredDate(Date())
                 try db.cachedStatement(sql: """
@@ -241,7 +252,8 @@ package struct SavedGroupRows {
             try writePage(of: id, url: tab.url, title: String(tab.title.prefix(512)))
             placed += 1
         }
-        try db.cachedStatement(sql: "UPDATE browsers SET revision = revision + 1 WHERE id = ?").execute(arguments: [holderText])
+        try db.cachedStatement(sql: "UPDATE browsers SET revision = revision + 1 WHERE id = ?")
+            .execute(arguments: [holderText])
         database.lists.forget(holder)
     }
 
@@ -262,13 +274,16 @@ package struct SavedGroupRows {
         }
         let keep = Set(wanted.tabs.map(\.id))
         var removed = false
-        for stale in try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM tabs WHERE browser_id = ?"), arguments: [holder.uuidString])
+        let held = try String.fetchAll(
+            db.cachedStatement(sql: "SELECT id FROM tabs WHERE browser_id = ?"), arguments: [holder.uuidString])
+        for stale in held
         where !keep.contains(stale) {
             try db.cachedStatement(sql: "DELETE FROM tabs WHERE id = ?").execute(arguments: [stale])
             removed = true
         }
         if removed {
-            try db.cachedStatement(sql: "UPDATE browsers SET revision = revision + 1 WHERE id = ?").execute(arguments: [holder.uuidString])
+            try db.cachedStatement(sql: "UPDATE browsers SET revision = revision + 1 WHERE id = ?")
+                .execute(arguments: [holder.uuidString])
             database.lists.forget(holder)
         }
     }
@@ -281,8 +296,11 @@ package struct SavedGroupRows {
     private func keepingOutbox(group: String, tabs: [String], _ body: () throws -> Void) throws {
         var keys: [(String, String)] = [("group", group), ("device", "device")]
         var ids = Set(tabs)
-        if let groupID = TabGroupID(uuidString: group), let holder = try? SQLiteSavedTabGroupRepository.holder(db, of: groupID) {
-            ids.formUnion(try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM tabs WHERE browser_id = ?"), arguments: [holder.uuidString]))
+        if let groupID = TabGroupID(uuidString: group),
+           let holder = try? SQLiteSavedTabGroupRepository.holder(db, of: groupID)
+        {
+            ids.formUnion(try String.fetchAll(
+                db.cachedStatement(sql: "SELECT id FROM tabs WHERE browser_id = ?"), arguments: [holder.uuidString]))
         }
         for id in ids.sorted() { keys += [("tab", id), ("closed", id)] }
         try SyncRows.withoutNewMarks(db, of: keys, body)
