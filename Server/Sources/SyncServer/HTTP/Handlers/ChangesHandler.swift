@@ -46,7 +46,8 @@ extension SyncAPI {
                 throw APIError.unauthorized("unknown account")
             }
             guard after <= counter else { throw APIError.badRequest("cursor \(after) is from the future") }
-            let records = try await tx.changes(accountID: accountID, after: after, limit: limit + 1, accountWide: accountWide)
+            let records = try await tx.changes(
+                accountID: accountID, after: after, limit: limit + 1, accountWide: accountWide, counter: counter)
             guard let (_, prunedSeq) = try await tx.cursorBounds(accountID: accountID) else {
                 throw APIError.unauthorized("unknown account")
             }
