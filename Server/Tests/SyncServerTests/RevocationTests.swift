@@ -165,7 +165,7 @@ struct RevocationTests {
     @Test func deletingTheAccountLeavesNoRowOfItAndOtherAccountsUntouched() async throws {
         try await TestServer.with { (server: TestServer) async throws in
             // Two accounts holding a row in every table: devices, records, tombstones, commands
-            // (one acknowledged), idempotency keys.
+            // (one acknowledged), idempotency keys, an account-wide record.
             func populate(_ account: TestAccount) async throws -> String {
                 let one = TestDevice(account: account), two = TestDevice(account: account)
                 let oneToken = try await server.client.token(for: one)
@@ -175,6 +175,9 @@ struct RevocationTests {
                                                     try one.tabRecord(version: 2)], token: oneToken)
                 let id = account.recordID(kind: "tab", deviceID: one.id, localID: tab)
                 _ = try await server.client.upload([tombstoneRecord(id: id, version: 3)], token: oneToken)
+                _ = try await server.client.upload(
+                    [try AccountRecordsTests.sharedRecord(two, localID: UUID().uuidString.lowercased(), version: 1)],
+                    token: twoToken)
                 let acked = testCommand(to: two.id)
                 _ = try await server.client.postCommands([acked, testCommand(to: two.id)], token: oneToken)
                 _ = try await server.client.acknowledge([acked["id"] as! String], token: twoToken)
@@ -185,7 +188,7 @@ struct RevocationTests {
             _ = try await populate(survivor)
             let doomedBefore = try await server.rowsPerTable(accountID: doomed.accountID)
             let survivorBefore = try await server.rowsPerTable(accountID: survivor.accountID)
-            #expect(Set(doomedBefore.keys) == ["accounts", "commands", "devices", "idempotency", "records"])
+            #expect(Set(doomedBefore.keys) == ["accounts", "account_records", "commands", "devices", "idempotency", "records"])
             #expect(doomedBefore.values.allSatisfy { $0 > 0 })
 
             let answer = try await server.client.deleteAccount(token: doomedToken)
